@@ -1,0 +1,213 @@
+/* cmd_compile.c — `mc compile MODEL -o OUT.c`: the main job, read in one function:
+ * load (frontend) -> verify -> pass pipeline -> emit -> write atomically (C file, header,
+ * depfile). */
+#include "driver.h"
+
+#include "emit/emit.h"
+#include "passes/pass.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f) {
+  fputs("usage: mc compile MODEL -o OUT.c [options]\n"
+        "\n"
+        "Compiles a graph dump (MODEL: graph JSON from mc_export, or a TorchScript text dump) into\n"
+        "one self-contained C source file plus a header OUT.h that links with libmcrt.a.\n"
+        "\n"
+        "options:\n"
+        "  -o FILE            output source ('-' = stdout); the header is FILE with .h\n"
+        "  --target c|cuda    c (default): portable C11; cuda: a .cu file for nvcc\n"
+        "  --name NAME        C identifier prefix (default: the output file's stem)\n"
+        "  --dump-ir[=WHEN]   print the IR to stderr before the pipeline and after every pass;\n"
+        "                     WHEN = before | after | PASS (only around that pass)\n"
+        "  --passes LIST      comma-separated pipeline instead of the default\n"
+        "  -MD                write a depfile OUT.d naming every file read\n"
+        "  -MF FILE           write the depfile to FILE\n"
+        "  -q / -v            quieter / more verbose\n"
+        "  -h, --help         this help\n"
+        "\npasses (default pipeline: ",
+        f);
+  fputs(pm_default_pipeline(), f);
+  fputs("):\n", f);
+  for (int i = 0; i < pm_npasses(); i++) fprintf(f, "  %-16s %s\n", pm_pass(i)->name, pm_pass(i)->summary);
+}
+
+static char *replace_ext(const char *path, const char *ext) {
+  const char *slash = strrchr(path, '/');
+  const char *dot = strrchr(path, '.');
+  size_t stem = (dot && (!slash || dot > slash)) ? (size_t)(dot - path) : strlen(path);
+  char *s = malloc(stem + strlen(ext) + 1);
+  if (!s) return NULL;
+  memcpy(s, path, stem);
+  strcpy(s + stem, ext);
+  return s;
+}
+
+static char *default_name(const char *out) {
+  const char *base = strrchr(out, '/');
+  base = base ? base + 1 : out;
+  char *s = malloc(strlen(base) + 2);
+  if (!s) return NULL;
+  size_t j = 0;
+  if (!isalpha((unsigned char)base[0]) && base[0] != '_') s[j++] = '_';
+  for (size_t i = 0; base[i] && base[i] != '.'; i++) s[j++] = isalnum((unsigned char)base[i]) ? base[i] : '_';
+  s[j] = 0;
+  if (strcmp(s, "_") == 0 || !*s) strcpy(s, "model");
+  return s;
+}
+
+static bool valid_ident(const char *s) {
+  if (!*s || (!isalpha((unsigned char)*s) && *s != '_')) return false;
+  for (; *s; s++)
+    if (!isalnum((unsigned char)*s) && *s != '_') return false;
+  return true;
+}
+
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+static void put_dep_path(FILE *f, const char *p) {
+  for (; *p; p++) {
+    if (*p == ' ' || *p == '#') fputc('\\', f);
+    if (*p == '$') fputc('$', f);
+    fputc(*p, f);
+  }
+}
+
+int cmd_compile(int argc, char **argv) {
+  const char *model = NULL, *out = NULL, *target = "c", *name = NULL, *passes = NULL, *mf = NULL;
+  bool md = false;
+  int verbose = 1;
+  PmOptions pm = {0};
+  pm.verify = true;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage(stdout);
+      return EXIT_OK;
+    } else if (!strcmp(a, "-o") && i + 1 < argc) {
+      out = argv[++i];
+    } else if (!strcmp(a, "--target") && i + 1 < argc) {
+      target = argv[++i];
+    } else if (!strncmp(a, "--target=", 9)) {
+      target = a + 9;
+    } else if (!strcmp(a, "--name") && i + 1 < argc) {
+      name = argv[++i];
+    } else if (!strncmp(a, "--name=", 7)) {
+      name = a + 7;
+    } else if (!strcmp(a, "--passes") && i + 1 < argc) {
+      passes = argv[++i];
+    } else if (!strncmp(a, "--passes=", 9)) {
+      passes = a + 9;
+    } else if (!strcmp(a, "--dump-ir")) {
+      pm.dump = DUMP_ALL;
+    } else if (!strncmp(a, "--dump-ir=", 10)) {
+      const char *w = a + 10;
+      if (!strcmp(w, "before")) pm.dump = DUMP_BEFORE;
+      else if (!strcmp(w, "after")) pm.dump = DUMP_AFTER;
+      else if (pm_find(w)) {
+        pm.dump = DUMP_PASS;
+        pm.dump_pass = w;
+      } else {
+        fprintf(stderr, "mc compile: --dump-ir=%s: expected before, after or a pass name\n", w);
+        return EXIT_USAGE;
+      }
+    } else if (!strcmp(a, "-MD")) {
+      md = true;
+    } else if (!strcmp(a, "-MF") && i + 1 < argc) {
+      mf = argv[++i];
+    } else if (!strcmp(a, "-q")) {
+      verbose = 0;
+    } else if (!strcmp(a, "-v")) {
+      verbose = 2;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "mc compile: unknown or incomplete option '%s' (see mc compile --help)\n", a);
+      return EXIT_USAGE;
+    } else if (!model) {
+      model = a;
+    } else {
+      fprintf(stderr, "mc compile: more than one MODEL given ('%s' and '%s')\n", model, a);
+      return EXIT_USAGE;
+    }
+  }
+  if (!model || !out) {
+    fprintf(stderr, "mc compile: %s\n", !model ? "no MODEL given" : "no output given (-o OUT.c)");
+    usage(stderr);
+    return EXIT_USAGE;
+  }
+  if (strcmp(target, "c") != 0 && strcmp(target, "cuda") != 0) {
+    fprintf(stderr, "mc compile: --target must be c or cuda, not '%s'\n", target);
+    return EXIT_USAGE;
+  }
+  if (!strcmp(target, "cuda")) {
+    fprintf(stderr, "mc compile: --target cuda is not available in this build yet\n");
+    return EXIT_USAGE;
+  }
+  if (name && !valid_ident(name)) {
+    fprintf(stderr, "mc compile: --name '%s' is not a C identifier\n", name);
+    return EXIT_USAGE;
+  }
+  char perr[256];
+  if (passes && !pm_check_pipeline(passes, perr, sizeof perr)) {
+    fprintf(stderr, "mc compile: --passes: %s\n", perr);
+    return EXIT_USAGE;
+  }
+  pm.pipeline = passes;
+  pm.verbose = verbose;
+
+  Diag d;
+  diag_init(&d);
+  Loaded m;
+  if (!drv_load(model, &d, &m)) return EXIT_REJECTED;
+  Graph *g = m.g;
+  int status = EXIT_REJECTED;
+  char *own_name = name ? NULL : default_name(strcmp(out, "-") ? out : "model");
+  char *hpath = strcmp(out, "-") ? replace_ext(out, ".h") : NULL;
+  char *dpath = mf ? strdup(mf) : md && strcmp(out, "-") ? replace_ext(out, ".d") : NULL;
+  OutFile oc = {0}, oh = {0}, od = {0};
+  FILE *hnull = NULL;
+  if (pm_run(g, &pm, &d)) goto done;
+  if (!drv_out_open(&oc, out, &d)) goto done;
+  if (hpath) {
+    if (!drv_out_open(&oh, hpath, &d)) goto fail;
+  } else {
+    hnull = fopen("/dev/null", "w");
+  }
+  EmitOptions eo = {name ? name : own_name, hpath ? base_name(hpath) : "mc_runtime.h", base_name(model)};
+  if (emit_c(g, &eo, oc.f, hpath ? oh.f : hnull, &d)) goto fail;
+  if (dpath) {
+    if (!drv_out_open(&od, dpath, &d)) goto fail;
+    put_dep_path(od.f, out);
+    if (hpath) {
+      fputc(' ', od.f);
+      put_dep_path(od.f, hpath);
+    }
+    fputs(":", od.f);
+    for (int i = 0; i < m.ndeps; i++) {
+      fputc(' ', od.f);
+      put_dep_path(od.f, m.deps[i]);
+    }
+    fputc('\n', od.f);
+  }
+  if (hpath && !drv_out_commit(&oh, &d)) goto fail;
+  if (dpath && !drv_out_commit(&od, &d)) goto fail;
+  if (!drv_out_commit(&oc, &d)) goto fail;
+  status = EXIT_OK;
+  goto done;
+fail:
+  drv_out_abort(&oc);
+  drv_out_abort(&oh);
+  drv_out_abort(&od);
+  if (hpath && status != EXIT_OK) remove(hpath);
+done:
+  if (hnull) fclose(hnull);
+  free(own_name);
+  free(hpath);
+  free(dpath);
+  ir_graph_free(g);
+  return status;
+}

@@ -1,0 +1,40 @@
+/* emit.h — source emitters: turn a planned graph into model.c + model.h.
+ * Prefixes: emit_c_ (emit_c.c), plan_ (plan.c). */
+#ifndef MC_EMIT_H
+#define MC_EMIT_H
+
+#include "ir/ir.h"
+
+typedef struct EmitOptions {
+  const char *name;        /* C identifier prefix, e.g. "model" */
+  const char *header_name; /* file name of the header to #include, e.g. "model.h" */
+  const char *source_name; /* the model file, for the banner (base name only: deterministic) */
+} EmitOptions;
+
+/* Writes the C source to `c` and the header to `h`. Returns the number of errors reported. */
+int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d);
+
+/* ---- plan.c: storage of every tensor value ---- */
+typedef enum StorageKind { ST_NONE, ST_INPUT, ST_CONST, ST_ARENA, ST_VIEW } StorageKind;
+typedef struct Storage {
+  StorageKind kind;
+  int input;             /* ST_INPUT: graph input index */
+  size_t offset, bytes;  /* ST_ARENA */
+  const Value *base;     /* ST_VIEW: the value it aliases */
+} Storage;
+
+typedef struct Plan {
+  Storage *st;           /* indexed by Value id */
+  int nvalues;
+  size_t arena_bytes;    /* what the plan uses */
+  size_t lower_bound;    /* largest sum of simultaneously live intermediates */
+  Node **order;          /* top-level nodes in program order */
+  int nnodes;
+} Plan;
+
+/* Plans storage for the top block of g (no control flow). Returns 0 or the error count. */
+int plan_graph(Graph *g, Plan *p, Diag *d);
+void plan_free(Plan *p);
+const Value *plan_root(const Plan *p, const Value *v); /* follows views to the storage owner */
+
+#endif

@@ -1,0 +1,482 @@
+/* emit_c.c — the C emitter. Walks a planned graph and writes one self-contained C11 file:
+ * the kernel library (pasted from the op families' headers), the constants as static data, a
+ * run function that calls one kernel per node on descriptors laid out by the memory plan, and
+ * the model description the runtime reads; plus the header declaring NAME_create().
+ *
+ * Every tensor value becomes a `mck_tensor t_<id>` (its comment names the IR value); scalars
+ * that are not constants become `mck_arg s_<id>`. Inputs are read from in[i] on every run —
+ * one descriptor per storage, never a stale copy — so zero-copy bindings and in-place updates of
+ * inputs land in the caller's buffer. Output is deterministic: no pointers, paths or times. */
+#include "emit.h"
+
+#include "ops/ops.h"
+#include "passes/pass.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Emitter {
+  Graph *g;
+  const EmitOptions *o;
+  FILE *c;
+  Diag *d;
+  Plan plan;
+  int errs;
+} Emitter;
+
+static const char *mck_dtype_macro(DType t) {
+  static const char *const nm[DT_COUNT] = {"MCK_F32", "MCK_F64", "MCK_F16", "MCK_BF16", "MCK_I64",
+                                           "MCK_I32", "MCK_I16", "MCK_I8",  "MCK_U8",   "MCK_BOOL"};
+  return t >= 0 && t < DT_COUNT ? nm[t] : "MCK_F32";
+}
+
+static void put_cstring(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+    else if (ch < 0x20 || ch >= 0x7f) fprintf(f, "\\%03o", ch);
+    else fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
+static void put_double(FILE *f, double x) {
+  if (isnan(x)) fputs("NAN", f);
+  else if (isinf(x)) fputs(x > 0 ? "INFINITY" : "-INFINITY", f);
+  else fprintf(f, "%a", x);
+}
+
+/* ---- constants --------------------------------------------------------------------------- */
+static const char *ctype_of(DType t) {
+  switch (t) {
+  case DT_F32: return "float";
+  case DT_F64: return "double";
+  case DT_I64: return "int64_t";
+  case DT_I32: return "int32_t";
+  case DT_I16: return "int16_t";
+  case DT_I8: return "int8_t";
+  case DT_U8: case DT_BOOL: return "uint8_t";
+  case DT_F16: case DT_BF16: return "uint16_t";
+  default: return "uint8_t";
+  }
+}
+
+static void emit_constant_data(Emitter *e, const Value *v, const IrTensor *t) {
+  FILE *f = e->c;
+  size_t es = ir_dtype_size(t->dtype);
+  size_t n = es ? t->nbytes / es : 0;
+  fprintf(f, "/* %%%s */\nstatic _Alignas(64) const %s c_%d[%zu] = {", v->name, ctype_of(t->dtype), v->id, n ? n : 1);
+  if (n == 0) fputs("0", f);
+  for (size_t i = 0; i < n; i++) {
+    if (i % 8 == 0) fputs("\n  ", f);
+    const char *p = (const char *)t->data + i * es;
+    switch (t->dtype) {
+    case DT_F32: {
+      float x;
+      memcpy(&x, p, 4);
+      if (isnan(x) || isinf(x)) put_double(f, x);
+      else fprintf(f, "%af", (double)x);
+      break;
+    }
+    case DT_F64: {
+      double x;
+      memcpy(&x, p, 8);
+      put_double(f, x);
+      break;
+    }
+    case DT_I64: {
+      int64_t x;
+      memcpy(&x, p, 8);
+      if (x == INT64_MIN) fputs("INT64_MIN", f);
+      else fprintf(f, "INT64_C(%lld)", (long long)x);
+      break;
+    }
+    case DT_I32: { int32_t x; memcpy(&x, p, 4); fprintf(f, "%ld", (long)x); break; }
+    case DT_I16: { int16_t x; memcpy(&x, p, 2); fprintf(f, "%d", x); break; }
+    case DT_I8: fprintf(f, "%d", (int)*(const int8_t *)p); break;
+    case DT_F16: case DT_BF16: { uint16_t x; memcpy(&x, p, 2); fprintf(f, "%u", x); break; }
+    default: fprintf(f, "%u", (unsigned)*(const uint8_t *)p); break;
+    }
+    fputs(i + 1 < n ? "," : "", f);
+  }
+  fputs("\n};\n", f);
+}
+
+/* ---- descriptors ------------------------------------------------------------------------- */
+static void put_dims(FILE *f, int ndim, const int64_t *xs) {
+  fputc('{', f);
+  if (ndim <= 0) fputc('0', f);
+  for (int i = 0; i < ndim; i++) fprintf(f, "%s%lld", i ? ", " : "", (long long)xs[i]);
+  fputc('}', f);
+}
+
+/* mck_tensor t_<id> = {data, 0, dtype, ndim, {shape}, {strides}}; */
+static void declare_tensor(Emitter *e, const Value *v, const char *data) {
+  const Type *t = v->type;
+  int64_t st[IR_MAX_DIMS];
+  ir_contiguous_strides(t->ndim, t->shape, st);
+  fprintf(e->c, "  mck_tensor t_%d = {%s, 0, %s, %d, ", v->id, data, mck_dtype_macro(t->dtype), t->ndim);
+  put_dims(e->c, t->ndim, t->shape);
+  fputs(", ", e->c);
+  put_dims(e->c, t->ndim, st);
+  fprintf(e->c, "}; /* %%%s */\n", v->name);
+}
+
+/* The C expression of input value v as an mck_arg initializer. */
+static void put_arg(Emitter *e, const Value *v) {
+  FILE *f = e->c;
+  const Attr *a = ir_constant_attr(v);
+  const Storage *s = &e->plan.st[v->id];
+  if (v->type->kind == TY_TENSOR || s->kind != ST_NONE) {
+    fprintf(f, "{MCK_TENSOR, 0, {.t = &t_%d}}", v->id);
+    return;
+  }
+  if (ir_is_constant(v)) {
+    if (!a || a->kind == ATTR_NONE) {
+      fputs("{MCK_NONE, 0, {.i = 0}}", f);
+      return;
+    }
+    switch (a->kind) {
+    case ATTR_INT: fprintf(f, "{MCK_INT, 0, {.i = INT64_C(%lld)}}", (long long)a->i); return;
+    case ATTR_BOOL: fprintf(f, "{MCK_BOOL_ARG, 0, {.i = %d}}", a->i != 0); return;
+    case ATTR_FLOAT:
+      fputs("{MCK_FLOAT, 0, {.f = ", f);
+      put_double(f, a->f);
+      fputs("}}", f);
+      return;
+    case ATTR_STR: case ATTR_DEVICE:
+      fprintf(f, "{%s, 0, {.s = ", a->kind == ATTR_STR ? "MCK_STR" : "MCK_DEVICE");
+      put_cstring(f, a->s ? a->s : "");
+      fputs("}}", f);
+      return;
+    case ATTR_INTS: case ATTR_BOOLS:
+      fprintf(f, "{%s, %d, {.ints = (int64_t[]){", a->kind == ATTR_INTS ? "MCK_INTS" : "MCK_BOOLS", a->n);
+      for (int i = 0; i < a->n; i++) fprintf(f, "%sINT64_C(%lld)", i ? ", " : "", (long long)a->ints[i]);
+      fprintf(f, "%s}}}", a->n ? "" : "0");
+      return;
+    case ATTR_FLOATS:
+      fprintf(f, "{MCK_FLOATS, %d, {.floats = (double[]){", a->n);
+      for (int i = 0; i < a->n; i++) {
+        if (i) fputs(", ", f);
+        put_double(f, a->floats[i]);
+      }
+      fprintf(f, "%s}}}", a->n ? "" : "0");
+      return;
+    default: break;
+    }
+  }
+  fprintf(f, "s_%d", v->id);
+}
+
+static bool is_scalar_type(const Type *t) {
+  return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL || t->kind == TY_NUMBER;
+}
+
+/* prim::ListConstruct that is not a constant: a runtime list (tensors, or scalars). */
+static void emit_list(Emitter *e, const Node *n) {
+  FILE *f = e->c;
+  const Value *v = n->outputs[0];
+  const Type *el = v->type->elem;
+  int k = n->ninputs;
+  if (el && (el->kind == TY_TENSOR || el->kind == TY_OPTIONAL)) {
+    fprintf(f, "  mck_tensor *l_%d[%d] = {", v->id, k ? k : 1);
+    for (int i = 0; i < k; i++) {
+      if (ir_constant_is_none(n->inputs[i])) fprintf(f, "%sNULL", i ? ", " : "");
+      else fprintf(f, "%s&t_%d", i ? ", " : "", n->inputs[i]->id);
+    }
+    fprintf(f, "%s};\n  mck_arg s_%d = {MCK_TENSORS, %d, {.ts = l_%d}};\n", k ? "" : "NULL", v->id, k, v->id);
+    return;
+  }
+  bool fl = el && el->kind == TY_FLOAT;
+  fprintf(f, "  %s l_%d[%d] = {", fl ? "double" : "int64_t", v->id, k ? k : 1);
+  for (int i = 0; i < k; i++) {
+    const Value *x = n->inputs[i];
+    int64_t iv;
+    double dv;
+    if (fl && ir_constant_float(x, &dv)) {
+      if (i) fputs(", ", f);
+      put_double(f, dv);
+    } else if (!fl && ir_constant_int(x, &iv)) {
+      fprintf(f, "%sINT64_C(%lld)", i ? ", " : "", (long long)iv);
+    } else {
+      fprintf(f, "%s%s(s_%d)", i ? ", " : "", fl ? "mck_arg_f" : "mck_arg_i", x->id);
+    }
+  }
+  fprintf(f, "%s};\n  mck_arg s_%d = {%s, %d, {.%s = l_%d}};\n", k ? "" : "0", v->id, fl ? "MCK_FLOATS" : "MCK_INTS",
+          k, fl ? "floats" : "ints", v->id);
+}
+
+static void put_loc_string(Emitter *e, const Node *n) {
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s:%d:%d: %s%s%s", e->o->source_name ? e->o->source_name : "model", n->loc.line,
+           n->loc.col, n->kind, n->py_loc ? " at " : "", n->py_loc ? n->py_loc : "");
+  put_cstring(e->c, buf);
+}
+
+static void emit_call(Emitter *e, const Node *n, const OpDef *op, const Value *const *ins, int nin) {
+  FILE *f = e->c;
+  /* declare outputs */
+  for (int i = 0; i < n->noutputs; i++) {
+    const Value *v = n->outputs[i];
+    const Storage *s = &e->plan.st[v->id];
+    if (v->type->kind == TY_TENSOR) {
+      if (s->kind == ST_ARENA) {
+        char data[64];
+        snprintf(data, sizeof data, "arena + %zu", s->offset);
+        declare_tensor(e, v, data);
+      } else {
+        fprintf(f, "  mck_tensor t_%d; /* %%%s: view */\n", v->id, v->name);
+        fprintf(f, "  memset(&t_%d, 0, sizeof t_%d);\n", v->id, v->id);
+      }
+    } else if (v->type->kind == TY_LIST) {
+      fprintf(f, "  int64_t l_%d[64];\n  mck_arg s_%d = {MCK_INTS, 0, {.ints = l_%d}};\n", v->id, v->id, v->id);
+    } else {
+      const char *k = v->type->kind == TY_FLOAT ? "MCK_FLOAT" : v->type->kind == TY_BOOL ? "MCK_BOOL_ARG"
+                      : v->type->kind == TY_INT ? "MCK_INT" : "MCK_UNKNOWN";
+      fprintf(f, "  mck_arg s_%d = {%s, 0, {.i = 0}}; /* %%%s */\n", v->id, k, v->name);
+    }
+  }
+  fputs("  {\n", f);
+  fprintf(f, "    mck_arg in_[%d] = {", nin ? nin : 1);
+  for (int i = 0; i < nin; i++) {
+    if (i) fputs(", ", f);
+    put_arg(e, ins[i]);
+  }
+  if (!nin) fputs("{MCK_NONE, 0, {.i = 0}}", f);
+  fprintf(f, "};\n    mck_arg out_[%d] = {", n->noutputs ? n->noutputs : 1);
+  for (int i = 0; i < n->noutputs; i++) {
+    const Value *v = n->outputs[i];
+    if (i) fputs(", ", f);
+    if (v->type->kind == TY_TENSOR) fprintf(f, "{MCK_TENSOR, 0, {.t = &t_%d}}", v->id);
+    else fprintf(f, "s_%d", v->id);
+  }
+  if (!n->noutputs) fputs("{MCK_NONE, 0, {.i = 0}}", f);
+  fprintf(f, "};\n    if (%s(&ctx, out_, %d, in_, %d)) return mc_fail_(err, &ctx, ", op->kernel_name, n->noutputs, nin);
+  put_loc_string(e, n);
+  fputs(");\n", f);
+  for (int i = 0; i < n->noutputs; i++)
+    if (n->outputs[i]->type->kind != TY_TENSOR) fprintf(f, "    s_%d = out_[%d];\n", n->outputs[i]->id, i);
+  fputs("  }\n", f);
+}
+
+static void emit_node(Emitter *e, const Node *n) {
+  FILE *f = e->c;
+  fprintf(f, "  /* %s", n->kind);
+  for (int i = 0; i < n->noutputs; i++) fprintf(f, "%s%%%s", i ? ", " : " -> ", n->outputs[i]->name);
+  if (n->py_loc) fprintf(f, "  (%s)", n->py_loc);
+  fputs(" */\n", f);
+  const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
+  if (ir_node_is(n, "prim::Constant")) return; /* declared up front */
+  if (ir_node_is(n, "prim::ListConstruct")) {
+    emit_list(e, n);
+    return;
+  }
+  if (ir_node_is(n, "mc::write_back")) {
+    const OpDef *cp = ops_lookup("aten::copy_");
+    if (!cp || !cp->kernel) {
+      diag_error(e->d, n->loc, "internal: no aten::copy_ kernel for mc::write_back");
+      e->errs++;
+      return;
+    }
+    fputs("  {\n    mck_tensor dummy_;\n    memset(&dummy_, 0, sizeof dummy_);\n", f);
+    fputs("    mck_arg in_[3] = {", f);
+    put_arg(e, n->inputs[0]);
+    fputs(", ", f);
+    put_arg(e, n->inputs[1]);
+    fprintf(f, ", {MCK_BOOL_ARG, 0, {.i = 0}}};\n    mck_arg out_[1] = {{MCK_TENSOR, 0, {.t = &dummy_}}};\n");
+    fprintf(f, "    if (%s(&ctx, out_, 1, in_, 3)) return mc_fail_(err, &ctx, ", cp->kernel_name);
+    put_loc_string(e, n);
+    fputs(");\n  }\n", f);
+    return;
+  }
+  if (ir_node_is(n, "prim::Print") || ir_node_is(n, "aten::warn")) {
+    return; /* effects kept in the IR; printing from generated code is not done */
+  }
+  if (ir_node_is(n, "prim::RaiseException")) {
+    fputs("  snprintf(err, 256, \"%s\", ", f);
+    put_loc_string(e, n);
+    fputs(");\n  return -1;\n", f);
+    return;
+  }
+  if (!op || !op->kernel) {
+    diag_error(e->d, n->loc, "'%s' cannot be emitted as C (no kernel)", n->kind);
+    if (n->py_loc) diag_note(e->d, n->loc, "from PyTorch code at %s", n->py_loc);
+    e->errs++;
+    return;
+  }
+  emit_call(e, n, op, (const Value *const *)n->inputs, n->ninputs);
+}
+
+static void sanitize(char *dst, size_t cap, const char *src) {
+  size_t j = 0;
+  if (!isalpha((unsigned char)src[0]) && src[0] != '_' && j + 1 < cap) dst[j++] = '_';
+  for (size_t i = 0; src[i] && j + 1 < cap; i++) dst[j++] = isalnum((unsigned char)src[i]) ? src[i] : '_';
+  dst[j] = 0;
+}
+
+static bool input_is_mutated(Emitter *e, int input) {
+  for (int k = 0; k < e->plan.nnodes; k++) {
+    const Node *n = e->plan.order[k];
+    const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
+    if (!op || op->effect != EFF_WRITE || op->effect_arg >= n->ninputs) continue;
+    const Value *r = plan_root(&e->plan, n->inputs[op->effect_arg]);
+    if (r && e->plan.st[r->id].kind == ST_INPUT && e->plan.st[r->id].input == input) return true;
+  }
+  return false;
+}
+
+static void put_io_desc(FILE *f, const char *name, DType dt, int ndim, const int64_t *shape, const int64_t *strides,
+                        int mutated) {
+  fputs("  {", f);
+  put_cstring(f, name);
+  fprintf(f, ", %d, %d, ", (int)dt, ndim);
+  put_dims(f, ndim, shape);
+  fputs(", ", f);
+  put_dims(f, ndim, strides);
+  fprintf(f, ", %d},\n", mutated);
+}
+
+int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
+  Emitter e = {g, o, c, d, {0}, 0};
+  if (plan_graph(g, &e.plan, d)) {
+    plan_free(&e.plan);
+    return 1;
+  }
+  const char *name = o->name;
+  Block *top = g->top;
+  /* ---- header ---- */
+  char guard[256];
+  sanitize(guard, sizeof guard, name);
+  for (char *p = guard; *p; p++) *p = (char)toupper((unsigned char)*p);
+  fprintf(h, "/* Generated by mc from %s. Do not edit. */\n#ifndef %s_H_\n#define %s_H_\n\n", o->source_name, guard, guard);
+  fprintf(h, "#include \"mc_runtime.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+  fprintf(h, "/* Inputs:\n");
+  for (int i = 0; i < top->nparams; i++) {
+    fprintf(h, " *   %d %%%s : ", i, top->params[i]->name);
+    ir_type_print(h, top->params[i]->type);
+    fputs("\n", h);
+  }
+  fprintf(h, " * Outputs: %d\n */\n", top->nrets);
+  fprintf(h, "mc_model *%s_create(void); /* NULL on allocation failure; free with mc_model_destroy */\n", name);
+  fprintf(h, "extern const mc_model_def %s_def;\n\n#ifdef __cplusplus\n}\n#endif\n#endif\n", name);
+
+  /* ---- source ---- */
+  fprintf(c, "/* Generated by mc from %s. Do not edit. */\n", o->source_name);
+  fprintf(c, "#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n");
+  fprintf(c, "#include \"%s\"\n\n", o->header_name);
+  fputs("#if defined(__GNUC__)\n#define MCK_UNUSED __attribute__((unused))\n#else\n#define MCK_UNUSED\n#endif\n\n", c);
+  for (int i = 0; i < mc_kernel_nsources; i++) {
+    fprintf(c, "/* ---- %s ---- */\n", mc_kernel_sources[i].name);
+    fputs(mc_kernel_sources[i].text, c);
+    fputs("\n", c);
+  }
+  fputs("static inline MCK_UNUSED int64_t mck_arg_i(mck_arg a) { return a.kind == MCK_FLOAT ? (int64_t)a.u.f : a.u.i; }\n", c);
+  fputs("static inline MCK_UNUSED double mck_arg_fv(mck_arg a) { return a.kind == MCK_FLOAT ? a.u.f : (double)a.u.i; }\n", c);
+  fputs("#define mck_arg_f(a) mck_arg_fv(a)\n", c);
+  fputs("static int mc_fail_(char *err, const mck_ctx *ctx, const char *where) {\n"
+        "  snprintf(err, 256, \"%.120s: %.120s\", where, ctx->err[0] ? ctx->err : \"kernel failed\");\n"
+        "  return -1;\n}\n\n",
+        c);
+  /* constants */
+  fputs("/* ---- constants ---- */\n", c);
+  for (int k = 0; k < e.plan.nnodes; k++) {
+    const Node *n = e.plan.order[k];
+    if (!ir_node_is(n, "prim::Constant")) continue;
+    const Attr *a = ir_node_attr(n, "value");
+    if (a && a->kind == ATTR_TENSOR && ir_count_uses(g, n->outputs[0]) > 0) {
+      if (!a->t || !a->t->data) {
+        diag_error(d, n->loc, "constant %%%s has no data", n->outputs[0]->name);
+        e.errs++;
+        continue;
+      }
+      emit_constant_data(&e, n->outputs[0], a->t);
+    }
+  }
+  /* scalar outputs need arena slots: reserve them after the plan */
+  size_t arena = e.plan.arena_bytes;
+  size_t *scalar_slot = calloc((size_t)top->nrets + 1, sizeof *scalar_slot);
+  for (int i = 0; i < top->nrets; i++) {
+    if (top->rets[i]->type->kind != TY_TENSOR) {
+      scalar_slot[i] = arena;
+      arena += 64;
+    }
+  }
+  /* run function */
+  fprintf(c, "\n/* ---- run ---- */\nstatic int %s_run(void *const *in, void *arena_, void **out, char *err) {\n", name);
+  fputs("  char *arena = (char *)arena_;\n  mck_ctx ctx;\n  memset(&ctx, 0, sizeof ctx);\n  ctx.nthreads = 1;\n", c);
+  fputs("  (void)arena;\n  (void)in;\n", c);
+  for (int i = 0; i < top->nparams; i++) {
+    const Value *v = top->params[i];
+    if (v->type->kind != TY_TENSOR) {
+      diag_error(d, v->loc, "graph input %%%s is not a tensor; only tensor inputs are supported", v->name);
+      e.errs++;
+      continue;
+    }
+    char data[32];
+    snprintf(data, sizeof data, "in[%d]", i);
+    declare_tensor(&e, v, data);
+  }
+  for (int k = 0; k < e.plan.nnodes; k++) {
+    const Node *n = e.plan.order[k];
+    if (!ir_node_is(n, "prim::Constant") || n->outputs[0]->type->kind != TY_TENSOR) continue;
+    if (ir_count_uses(g, n->outputs[0]) == 0) continue;
+    char data[64];
+    snprintf(data, sizeof data, "(void *)c_%d", n->outputs[0]->id);
+    declare_tensor(&e, n->outputs[0], data);
+  }
+  for (int k = 0; k < e.plan.nnodes && !e.errs; k++) emit_node(&e, e.plan.order[k]);
+  /* outputs */
+  for (int i = 0; i < top->nrets; i++) {
+    const Value *v = top->rets[i];
+    if (v->type->kind == TY_TENSOR) {
+      fprintf(c, "  out[%d] = (char *)t_%d.data + t_%d.offset * (int64_t)mck_dtype_size(t_%d.dtype);\n", i, v->id,
+              v->id, v->id);
+    } else if (is_scalar_type(v->type) || ir_is_constant(v)) {
+      const char *ct = v->type->kind == TY_FLOAT ? "double" : v->type->kind == TY_BOOL ? "uint8_t" : "int64_t";
+      fputs("  { mck_arg a_ = ", c);
+      put_arg(&e, v);
+      fprintf(c, "; %s x_ = (%s)(a_.kind == MCK_FLOAT ? a_.u.f : (double)a_.u.i);", ct, ct);
+      fprintf(c, " memcpy(arena + %zu, &x_, sizeof x_); out[%d] = arena + %zu; }\n", scalar_slot[i], i, scalar_slot[i]);
+    } else {
+      diag_error(d, g->loc, "graph output %d (%%%s) has a type the runtime cannot return", i, v->name);
+      e.errs++;
+    }
+  }
+  fputs("  return 0;\n}\n\n", c);
+  /* model description */
+  fprintf(c, "static const mc_io_desc %s_inputs_[%d] = {\n", name, top->nparams ? top->nparams : 1);
+  for (int i = 0; i < top->nparams; i++) {
+    const Value *v = top->params[i];
+    int64_t st[IR_MAX_DIMS];
+    ir_contiguous_strides(v->type->ndim, v->type->shape, st);
+    put_io_desc(c, v->name, v->type->dtype, v->type->ndim, v->type->shape, st, input_is_mutated(&e, i));
+  }
+  if (!top->nparams) fputs("  {\"\", 0, 0, {0}, {0}, 0},\n", c);
+  fprintf(c, "};\nstatic const mc_io_desc %s_outputs_[%d] = {\n", name, top->nrets ? top->nrets : 1);
+  for (int i = 0; i < top->nrets; i++) {
+    const Value *v = top->rets[i];
+    char nm[32];
+    snprintf(nm, sizeof nm, "output_%d", i);
+    if (v->type->kind == TY_TENSOR) {
+      int64_t st[IR_MAX_DIMS];
+      const Storage *s = &e.plan.st[v->id];
+      if (v->type->has_strides && s->kind == ST_VIEW) memcpy(st, v->type->strides, sizeof st);
+      else ir_contiguous_strides(v->type->ndim, v->type->shape, st);
+      put_io_desc(c, nm, v->type->dtype, v->type->ndim, v->type->shape, st, 0);
+    } else {
+      DType dt = v->type->kind == TY_FLOAT ? DT_F64 : v->type->kind == TY_BOOL ? DT_BOOL : DT_I64;
+      put_io_desc(c, nm, dt, 0, NULL, NULL, 0);
+    }
+  }
+  if (!top->nrets) fputs("  {\"\", 0, 0, {0}, {0}, 0},\n", c);
+  fprintf(c, "};\n\nconst mc_model_def %s_def = {\n  ", name);
+  put_cstring(c, name);
+  fprintf(c, ", %d, %d, %s_inputs_, %s_outputs_, %zu, %s_run\n};\n\n", top->nparams, top->nrets, name, name, arena, name);
+  fprintf(c, "mc_model *%s_create(void) { return mc_model_new(&%s_def); }\n", name, name);
+  free(scalar_slot);
+  plan_free(&e.plan);
+  return e.errs;
+}

@@ -1,0 +1,376 @@
+/* ir.c — building and editing graphs: values with unique names, nodes, blocks, attributes,
+ * use replacement and traversal. All memory comes from the graph's arena. */
+#include "ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- name set: open addressing, name -> Value ------------------------------------------- */
+typedef struct NameSet {
+  const char **keys;
+  Value **vals;
+  size_t cap, n;
+} NameSet;
+
+static uint64_t hash_str(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+static Value **names_slot(const NameSet *ns, const char *name, const char ***key) {
+  size_t i = hash_str(name) & (ns->cap - 1);
+  while (ns->keys[i] && strcmp(ns->keys[i], name) != 0) i = (i + 1) & (ns->cap - 1);
+  *key = &ns->keys[i];
+  return &ns->vals[i];
+}
+
+static void names_put(Graph *g, const char *name, Value *v) {
+  NameSet *ns = g->names;
+  if ((ns->n + 1) * 2 > ns->cap) {
+    NameSet big = {0};
+    big.cap = ns->cap ? ns->cap * 2 : 256;
+    big.keys = calloc(big.cap, sizeof *big.keys);
+    big.vals = calloc(big.cap, sizeof *big.vals);
+    if (!big.keys || !big.vals) {
+      fputs("mc: out of memory\n", stderr);
+      abort();
+    }
+    for (size_t i = 0; i < ns->cap; i++) {
+      if (!ns->keys[i]) continue;
+      const char **k;
+      Value **s = names_slot(&big, ns->keys[i], &k);
+      *k = ns->keys[i];
+      *s = ns->vals[i];
+    }
+    big.n = ns->n;
+    free(ns->keys);
+    free(ns->vals);
+    *ns = big;
+  }
+  const char **k;
+  Value **s = names_slot(ns, name, &k);
+  if (!*k) ns->n++;
+  *k = name;
+  *s = v;
+}
+
+Value *ir_find_value(const Graph *g, const char *name) {
+  if (!g->names->cap) return NULL;
+  const char **k;
+  Value **s = names_slot(g->names, name, &k);
+  return *k ? *s : NULL;
+}
+
+bool ir_name_taken(const Graph *g, const char *name) { return ir_find_value(g, name) != NULL; }
+
+/* ---- graphs ------------------------------------------------------------------------------ */
+Graph *ir_graph_new(const char *path) {
+  Arena *a = arena_new();
+  Graph *g = arena_alloc(a, sizeof *g);
+  g->arena = a;
+  g->path = path ? arena_strdup(a, path) : NULL;
+  g->names = calloc(1, sizeof *g->names);
+  if (!g->names) {
+    fputs("mc: out of memory\n", stderr);
+    abort();
+  }
+  g->top = ir_block_new(g, NULL);
+  g->loc.file = g->path;
+  return g;
+}
+
+void ir_graph_free(Graph *g) {
+  if (!g) return;
+  free(g->names->keys);
+  free(g->names->vals);
+  free(g->names);
+  arena_free(g->arena);
+}
+
+Value *ir_value_new(Graph *g, Type *t, const char *name) {
+  Value *v = arena_alloc(g->arena, sizeof *v);
+  v->id = g->next_value_id++;
+  v->type = t ? t : ir_type_new(g->arena, TY_TENSOR);
+  char buf[64];
+  if (!name || !*name) {
+    snprintf(buf, sizeof buf, "%d", v->id);
+    name = buf;
+  }
+  if (ir_name_taken(g, name)) {
+    /* "x.3" -> base "x", as TorchScript numbers its uniqued names. */
+    const char *dot = strrchr(name, '.');
+    size_t base = strlen(name);
+    if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1)) base = (size_t)(dot - name);
+    for (int k = 1;; k++) {
+      char *cand = arena_printf(g->arena, "%.*s.%d", (int)base, name, k);
+      if (!ir_name_taken(g, cand)) {
+        v->name = cand;
+        break;
+      }
+    }
+  } else {
+    v->name = arena_strdup(g->arena, name);
+  }
+  names_put(g, v->name, v);
+  return v;
+}
+
+Block *ir_block_new(Graph *g, Node *owner) {
+  Block *b = arena_alloc(g->arena, sizeof *b);
+  b->owner = owner;
+  b->graph = g;
+  return b;
+}
+
+/* Arrays grow by doubling inside the arena; capacity is implied by the count (powers of 2). */
+static void *grow(Arena *a, void *arr, int n, size_t elem) {
+  if (n == 0 || (n & (n - 1)) == 0) {
+    int cap = n ? n * 2 : 2;
+    void *na = arena_alloc(a, (size_t)cap * elem);
+    if (n) memcpy(na, arr, (size_t)n * elem);
+    return na;
+  }
+  return arr;
+}
+
+Value *ir_block_add_param(Block *b, Type *t, const char *name) {
+  Value *v = ir_value_new(b->graph, t, name);
+  v->param_of = b;
+  v->index = b->nparams;
+  b->params = grow(b->graph->arena, b->params, b->nparams, sizeof(Value *));
+  b->params[b->nparams++] = v;
+  return v;
+}
+
+void ir_block_add_ret(Block *b, Value *v) {
+  b->rets = grow(b->graph->arena, b->rets, b->nrets, sizeof(Value *));
+  b->rets[b->nrets++] = v;
+}
+
+/* ---- nodes ------------------------------------------------------------------------------- */
+Node *ir_node_new(Graph *g, const char *kind, Value **inputs, int nin, int nout, Type **types) {
+  Node *n = arena_alloc(g->arena, sizeof *n);
+  n->graph = g;
+  n->kind = arena_strdup(g->arena, kind);
+  n->id = g->next_node_id++;
+  n->loc = g->loc;
+  n->loc.line = 0;
+  for (int i = 0; i < nin; i++) ir_node_add_input(n, inputs[i]);
+  for (int i = 0; i < nout; i++) ir_node_add_output(n, types ? types[i] : NULL, NULL);
+  return n;
+}
+
+void ir_node_add_input(Node *n, Value *v) {
+  n->inputs = grow(n->graph->arena, n->inputs, n->ninputs, sizeof(Value *));
+  n->inputs[n->ninputs++] = v;
+}
+
+void ir_node_set_input(Node *n, int i, Value *v) { n->inputs[i] = v; }
+
+Value *ir_node_add_output(Node *n, Type *t, const char *name) {
+  Value *v = ir_value_new(n->graph, t, name);
+  v->def = n;
+  v->index = n->noutputs;
+  v->loc = n->loc;
+  n->outputs = grow(n->graph->arena, n->outputs, n->noutputs, sizeof(Value *));
+  n->outputs[n->noutputs++] = v;
+  return v;
+}
+
+Block *ir_node_add_block(Node *n) {
+  Block *b = ir_block_new(n->graph, n);
+  b->loc = n->loc;
+  n->blocks = grow(n->graph->arena, n->blocks, n->nblocks, sizeof(Block *));
+  n->blocks[n->nblocks++] = b;
+  return b;
+}
+
+Attr *ir_node_add_attr(Node *n, const char *name, AttrKind k) {
+  n->attrs = grow(n->graph->arena, n->attrs, n->nattrs, sizeof(Attr));
+  Attr *a = &n->attrs[n->nattrs++];
+  memset(a, 0, sizeof *a);
+  a->name = arena_strdup(n->graph->arena, name);
+  a->kind = k;
+  return a;
+}
+
+const Attr *ir_node_attr(const Node *n, const char *name) {
+  for (int i = 0; i < n->nattrs; i++)
+    if (strcmp(n->attrs[i].name, name) == 0) return &n->attrs[i];
+  return NULL;
+}
+
+bool ir_node_is(const Node *n, const char *kind) { return n && strcmp(n->kind, kind) == 0; }
+
+/* ---- lists ------------------------------------------------------------------------------- */
+void ir_append(Block *b, Node *n) {
+  n->owner = b;
+  n->next = NULL;
+  n->prev = b->last;
+  if (b->last) b->last->next = n;
+  else b->first = n;
+  b->last = n;
+}
+
+void ir_insert_before(Node *pos, Node *n) {
+  Block *b = pos->owner;
+  n->owner = b;
+  n->next = pos;
+  n->prev = pos->prev;
+  if (pos->prev) pos->prev->next = n;
+  else b->first = n;
+  pos->prev = n;
+}
+
+void ir_insert_after(Node *pos, Node *n) {
+  if (pos->next) {
+    ir_insert_before(pos->next, n);
+  } else {
+    ir_append(pos->owner, n);
+  }
+}
+
+void ir_remove(Node *n) {
+  Block *b = n->owner;
+  if (!b) return;
+  if (n->prev) n->prev->next = n->next;
+  else b->first = n->next;
+  if (n->next) n->next->prev = n->prev;
+  else b->last = n->prev;
+  n->prev = n->next = NULL;
+  n->owner = NULL;
+}
+
+/* ---- uses -------------------------------------------------------------------------------- */
+typedef struct ReplaceCtx {
+  Value *from, *to;
+  Node *after;
+  bool active;
+  int count;
+} ReplaceCtx;
+
+static void replace_in_block(Block *b, ReplaceCtx *c) {
+  for (Node *n = b->first; n; n = n->next) {
+    if (c->active) {
+      for (int i = 0; i < n->ninputs; i++)
+        if (n->inputs[i] == c->from) {
+          n->inputs[i] = c->to;
+          c->count++;
+        }
+    }
+    for (int k = 0; k < n->nblocks; k++) replace_in_block(n->blocks[k], c);
+    if (n == c->after) c->active = true;
+  }
+  if (c->active) {
+    for (int i = 0; i < b->nrets; i++)
+      if (b->rets[i] == c->from) {
+        b->rets[i] = c->to;
+        c->count++;
+      }
+  }
+}
+
+int ir_replace_uses(Graph *g, Value *from, Value *to, Node *after) {
+  ReplaceCtx c = {from, to, after, after == NULL, 0};
+  replace_in_block(g->top, &c);
+  return c.count;
+}
+
+static int count_in_block(const Block *b, const Value *v) {
+  int k = 0;
+  for (const Node *n = b->first; n; n = n->next) {
+    for (int i = 0; i < n->ninputs; i++) k += n->inputs[i] == v;
+    for (int j = 0; j < n->nblocks; j++) k += count_in_block(n->blocks[j], v);
+  }
+  for (int i = 0; i < b->nrets; i++) k += b->rets[i] == v;
+  return k;
+}
+
+int ir_count_uses(const Graph *g, const Value *v) { return count_in_block(g->top, v); }
+
+bool ir_walk(Block *b, ir_node_fn fn, void *ctx) {
+  for (Node *n = b->first, *next; n; n = next) {
+    next = n->next;
+    if (!fn(n, ctx)) return false;
+    for (int k = 0; k < n->nblocks; k++)
+      if (!ir_walk(n->blocks[k], fn, ctx)) return false;
+  }
+  return true;
+}
+
+/* ---- constants --------------------------------------------------------------------------- */
+bool ir_is_constant(const Value *v) { return v && v->def && ir_node_is(v->def, "prim::Constant"); }
+
+const Attr *ir_constant_attr(const Value *v) {
+  return ir_is_constant(v) ? ir_node_attr(v->def, "value") : NULL;
+}
+
+bool ir_constant_int(const Value *v, int64_t *out) {
+  const Attr *a = ir_constant_attr(v);
+  if (!a || (a->kind != ATTR_INT && a->kind != ATTR_BOOL)) return false;
+  *out = a->i;
+  return true;
+}
+
+bool ir_constant_float(const Value *v, double *out) {
+  const Attr *a = ir_constant_attr(v);
+  if (!a) return false;
+  if (a->kind == ATTR_FLOAT) *out = a->f;
+  else if (a->kind == ATTR_INT || a->kind == ATTR_BOOL) *out = (double)a->i;
+  else return false;
+  return true;
+}
+
+bool ir_constant_is_none(const Value *v) {
+  if (!ir_is_constant(v)) return false;
+  const Attr *a = ir_node_attr(v->def, "value");
+  return !a || a->kind == ATTR_NONE;
+}
+
+static Node *const_node(Graph *g, TypeKind tk, SrcLoc loc) {
+  Type *t = ir_type_new(g->arena, tk);
+  Node *n = ir_node_new(g, "prim::Constant", NULL, 0, 1, &t);
+  n->loc = loc;
+  n->outputs[0]->loc = loc;
+  return n;
+}
+
+Node *ir_make_constant_int(Graph *g, int64_t x, SrcLoc loc) {
+  Node *n = const_node(g, TY_INT, loc);
+  ir_node_add_attr(n, "value", ATTR_INT)->i = x;
+  return n;
+}
+
+Node *ir_make_constant_float(Graph *g, double x, SrcLoc loc) {
+  Node *n = const_node(g, TY_FLOAT, loc);
+  ir_node_add_attr(n, "value", ATTR_FLOAT)->f = x;
+  return n;
+}
+
+Node *ir_make_constant_bool(Graph *g, bool x, SrcLoc loc) {
+  Node *n = const_node(g, TY_BOOL, loc);
+  ir_node_add_attr(n, "value", ATTR_BOOL)->i = x;
+  return n;
+}
+
+Node *ir_make_constant_none(Graph *g, SrcLoc loc) { return const_node(g, TY_NONE, loc); }
+
+Node *ir_make_constant_ints(Graph *g, const int64_t *xs, int k, SrcLoc loc) {
+  Node *n = const_node(g, TY_LIST, loc);
+  n->outputs[0]->type->elem = ir_type_new(g->arena, TY_INT);
+  Attr *a = ir_node_add_attr(n, "value", ATTR_INTS);
+  a->n = k;
+  a->ints = arena_memdup(g->arena, xs, sizeof(int64_t) * (size_t)(k ? k : 1));
+  return n;
+}
+
+Node *ir_make_constant_tensor(Graph *g, IrTensor *t, SrcLoc loc) {
+  Type *ty = ir_type_tensor(g->arena, t->dtype, t->ndim, t->shape);
+  ty->requires_grad = 0;
+  ty->device = "cpu";
+  Node *n = ir_node_new(g, "prim::Constant", NULL, 0, 1, &ty);
+  n->loc = loc;
+  ir_node_add_attr(n, "value", ATTR_TENSOR)->t = t;
+  return n;
+}

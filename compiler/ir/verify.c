@@ -1,0 +1,306 @@
+/* verify.c — checks that a graph is well formed; every pass runs it afterwards.
+ *
+ * Checked: the node lists are consistent doubly linked lists owned by their block (and end,
+ * so a cycle is reported, not followed); every value has one definition, a type and a unique
+ * name; a use (node input or block return) sees a value defined earlier in its own block or
+ * in an enclosing block before the node that holds it (SSA dominance for structured control
+ * flow); outputs and block parameters record their definer and index; prim::If has one
+ * condition and two blocks without parameters, each returning one value per output;
+ * prim::Loop has (max_trip, cond, carried...) inputs and one block with (i, carried...)
+ * parameters returning (cond, carried...), with one output per carried value.
+ *
+ * The verifier keeps its own tables (Value.aux belongs to the running pass) and never
+ * changes the graph. Messages name `when` ("after pass dce") and point at the node.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+enum { VF_UNSEEN, VF_LIVE, VF_DEAD };
+
+typedef struct VfSlot {
+  const void *key;
+  int state;
+} VfSlot;
+
+typedef struct Vf {
+  const Graph *g;
+  Diag *d;
+  const char *when;
+  int errors;
+  VfSlot *vals; /* Value* -> VF_* */
+  size_t cap, cnt;
+  const Value **stack; /* live values, innermost block last */
+  size_t nstack, capstack;
+  const char **names; /* set of names seen */
+  size_t ncap, ncnt;
+  long budget; /* nodes left to visit before declaring a cycle */
+  bool oom;
+} Vf;
+
+__attribute__((format(printf, 3, 4))) static void vf_err(Vf *v, SrcLoc loc, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (!loc.file) loc.file = v->g->path;
+  if (v->when && *v->when) diag_error(v->d, loc, "invalid IR %s: %s", v->when, msg);
+  else diag_error(v->d, loc, "invalid IR: %s", msg);
+  v->errors++;
+}
+
+static size_t vf_hash_ptr(const void *p) {
+  uintptr_t x = (uintptr_t)p;
+  x ^= x >> 17;
+  x *= 0x9e3779b97f4a7c15ull;
+  return (size_t)(x ^ (x >> 29));
+}
+
+static size_t vf_hash_str(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return (size_t)h;
+}
+
+static bool vf_grow_vals(Vf *v) {
+  size_t ncap = v->cap ? v->cap * 2 : 1024;
+  VfSlot *nt = calloc(ncap, sizeof *nt);
+  if (!nt) return false;
+  for (size_t i = 0; i < v->cap; i++) {
+    if (!v->vals[i].key) continue;
+    size_t j = vf_hash_ptr(v->vals[i].key) & (ncap - 1);
+    while (nt[j].key) j = (j + 1) & (ncap - 1);
+    nt[j] = v->vals[i];
+  }
+  free(v->vals);
+  v->vals = nt;
+  v->cap = ncap;
+  return true;
+}
+
+static VfSlot *vf_slot(Vf *v, const Value *x, bool insert) {
+  if (insert && (v->cnt + 1) * 2 > v->cap && !vf_grow_vals(v)) {
+    v->oom = true;
+    return NULL;
+  }
+  if (!v->cap) return NULL;
+  size_t i = vf_hash_ptr(x) & (v->cap - 1);
+  while (v->vals[i].key && v->vals[i].key != x) i = (i + 1) & (v->cap - 1);
+  if (!v->vals[i].key) {
+    if (!insert) return NULL;
+    v->vals[i].key = x;
+    v->cnt++;
+  }
+  return &v->vals[i];
+}
+
+static int vf_state(Vf *v, const Value *x) {
+  VfSlot *s = vf_slot(v, x, false);
+  return s ? s->state : VF_UNSEEN;
+}
+
+/* Records a name; false if it was already there. */
+static bool vf_name_add(Vf *v, const char *name) {
+  if ((v->ncnt + 1) * 2 > v->ncap) {
+    size_t ncap = v->ncap ? v->ncap * 2 : 1024;
+    const char **nt = calloc(ncap, sizeof *nt);
+    if (!nt) {
+      v->oom = true;
+      return true;
+    }
+    for (size_t i = 0; i < v->ncap; i++) {
+      if (!v->names[i]) continue;
+      size_t j = vf_hash_str(v->names[i]) & (ncap - 1);
+      while (nt[j]) j = (j + 1) & (ncap - 1);
+      nt[j] = v->names[i];
+    }
+    free(v->names);
+    v->names = nt;
+    v->ncap = ncap;
+  }
+  size_t i = vf_hash_str(name) & (v->ncap - 1);
+  while (v->names[i]) {
+    if (strcmp(v->names[i], name) == 0) return false;
+    i = (i + 1) & (v->ncap - 1);
+  }
+  v->names[i] = name;
+  v->ncnt++;
+  return true;
+}
+
+static const char *vf_name(const Value *x) { return x && x->name ? x->name : "?"; }
+
+/* A new definition of x at loc. */
+static void vf_define(Vf *v, const Value *x, SrcLoc loc) {
+  if (vf_state(v, x) != VF_UNSEEN) {
+    vf_err(v, loc, "value '%%%s' is defined twice", vf_name(x));
+    return;
+  }
+  if (!x->type) vf_err(v, loc, "value '%%%s' has no type", vf_name(x));
+  if (!x->name || !*x->name) vf_err(v, loc, "value with id %d has no name", x->id);
+  else if (!vf_name_add(v, x->name)) vf_err(v, loc, "two values are named '%%%s'", x->name);
+  VfSlot *s = vf_slot(v, x, true);
+  if (!s) return;
+  s->state = VF_LIVE;
+  if (v->nstack == v->capstack) {
+    size_t nc = v->capstack ? v->capstack * 2 : 1024;
+    const Value **ns = realloc(v->stack, nc * sizeof *ns);
+    if (!ns) {
+      v->oom = true;
+      return;
+    }
+    v->stack = ns;
+    v->capstack = nc;
+  }
+  v->stack[v->nstack++] = x;
+}
+
+static void vf_close(Vf *v, size_t mark) {
+  while (v->nstack > mark) {
+    VfSlot *s = vf_slot(v, v->stack[--v->nstack], false);
+    if (s) s->state = VF_DEAD;
+  }
+}
+
+static void vf_use(Vf *v, const Value *x, SrcLoc loc, const char *user) {
+  if (!x) {
+    vf_err(v, loc, "%s uses a NULL value", user);
+    return;
+  }
+  switch (vf_state(v, x)) {
+    case VF_LIVE: return;
+    case VF_DEAD:
+      vf_err(v, loc, "%s uses '%%%s' outside the block that defines it", user, vf_name(x));
+      return;
+    default:
+      vf_err(v, loc, "%s uses '%%%s' before its definition (or it is defined nowhere)", user,
+             vf_name(x));
+  }
+}
+
+static void vf_block(Vf *v, const Block *b, const Node *owner, int depth);
+
+static void vf_control(Vf *v, const Node *n) {
+  if (ir_node_is(n, "prim::If")) {
+    if (n->nblocks != 2) {
+      vf_err(v, n->loc, "prim::If has %d blocks, expected 2", n->nblocks);
+      return;
+    }
+    if (n->ninputs != 1) vf_err(v, n->loc, "prim::If has %d inputs, expected 1", n->ninputs);
+    for (int i = 0; i < 2; i++) {
+      const Block *b = n->blocks[i];
+      if (b->nparams) vf_err(v, n->loc, "block%d of prim::If has parameters", i);
+      if (b->nrets != n->noutputs)
+        vf_err(v, n->loc, "block%d of prim::If returns %d values for %d outputs", i, b->nrets,
+               n->noutputs);
+    }
+  } else if (ir_node_is(n, "prim::Loop")) {
+    if (n->nblocks != 1) {
+      vf_err(v, n->loc, "prim::Loop has %d blocks, expected 1", n->nblocks);
+      return;
+    }
+    if (n->ninputs < 2) {
+      vf_err(v, n->loc, "prim::Loop has %d inputs, expected (max_trip, cond, carried...)",
+             n->ninputs);
+      return;
+    }
+    int carried = n->ninputs - 2;
+    const Block *b = n->blocks[0];
+    if (n->noutputs != carried)
+      vf_err(v, n->loc, "prim::Loop carries %d values but has %d outputs", carried, n->noutputs);
+    if (b->nparams != carried + 1)
+      vf_err(v, n->loc, "prim::Loop body has %d parameters, expected %d (i, carried...)",
+             b->nparams, carried + 1);
+    if (b->nrets != carried + 1)
+      vf_err(v, n->loc, "prim::Loop body returns %d values, expected %d (cond, carried...)",
+             b->nrets, carried + 1);
+  }
+}
+
+static void vf_node(Vf *v, const Node *n, const Block *b, int depth) {
+  const char *kind = n->kind ? n->kind : "node";
+  if (!n->kind) vf_err(v, n->loc, "node without a kind");
+  for (int i = 0; i < n->ninputs; i++) vf_use(v, n->inputs[i], n->loc, kind);
+  for (int i = 0; i < n->nblocks; i++) {
+    const Block *c = n->blocks[i];
+    if (!c) {
+      vf_err(v, n->loc, "%s has a NULL block", kind);
+      continue;
+    }
+    if (c->owner != n) vf_err(v, n->loc, "block%d of %s does not point back to it", i, kind);
+    vf_block(v, c, n, depth + 1);
+  }
+  vf_control(v, n);
+  (void)b;
+  for (int i = 0; i < n->noutputs; i++) {
+    const Value *x = n->outputs[i];
+    if (!x) {
+      vf_err(v, n->loc, "%s has a NULL output", kind);
+      continue;
+    }
+    if (x->def != n || x->index != i)
+      vf_err(v, n->loc, "output %d ('%%%s') of %s does not record its definition", i,
+             vf_name(x), kind);
+    vf_define(v, x, x->loc.line ? x->loc : n->loc);
+  }
+}
+
+static void vf_block(Vf *v, const Block *b, const Node *owner, int depth) {
+  SrcLoc loc = owner ? owner->loc : b->loc;
+  if (depth > 1000) {
+    vf_err(v, loc, "blocks nested too deeply");
+    return;
+  }
+  if (b->graph != v->g) vf_err(v, loc, "block belongs to another graph");
+  size_t mark = v->nstack;
+  for (int i = 0; i < b->nparams; i++) {
+    const Value *x = b->params[i];
+    if (!x) {
+      vf_err(v, loc, "NULL block parameter");
+      continue;
+    }
+    if (x->def || x->param_of != b || x->index != i)
+      vf_err(v, loc, "parameter %d ('%%%s') does not record its block", i, vf_name(x));
+    vf_define(v, x, x->loc.line ? x->loc : loc);
+  }
+  const Node *prev = NULL;
+  for (const Node *n = b->first; n; prev = n, n = n->next) {
+    if (--v->budget < 0) {
+      vf_err(v, loc, "node list does not end (a cycle)");
+      return;
+    }
+    if (n->owner != b) vf_err(v, n->loc, "%s is listed in a block it does not belong to", n->kind);
+    if (n->prev != prev) vf_err(v, n->loc, "%s has a wrong prev link", n->kind);
+    vf_node(v, n, b, depth);
+    if (v->oom) return;
+  }
+  if (b->last != prev) vf_err(v, loc, "block's last node is not the end of its list");
+  for (int i = 0; i < b->nrets; i++) vf_use(v, b->rets[i], loc, owner ? "block return" : "return");
+  vf_close(v, mark);
+}
+
+int ir_verify(const Graph *g, Diag *d, const char *when) {
+  Vf v;
+  memset(&v, 0, sizeof v);
+  v.g = g;
+  v.d = d;
+  v.when = when;
+  v.budget = (long)g->next_node_id + 1000000L;
+  if (!g->top) {
+    SrcLoc loc = {g->path, 0, 0};
+    vf_err(&v, loc, "graph has no top block");
+    return v.errors;
+  }
+  if (g->top->owner) vf_err(&v, g->loc, "the top block has an owner node");
+  vf_block(&v, g->top, NULL, 0);
+  if (g->has_self && (g->top->nparams == 0 || !g->top->params[0]->type ||
+                      g->top->params[0]->type->kind != TY_CLASS))
+    vf_err(&v, g->loc, "has_self is set but the first input is not a module");
+  if (v.oom) vf_err(&v, g->loc, "out of memory while verifying");
+  free(v.vals);
+  free(v.stack);
+  free(v.names);
+  return v.errors;
+}

@@ -1,0 +1,457 @@
+/* k_linalg.h — kernels of the linalg family: mm, bmm, matmul (every rank case of torch.matmul,
+ * batch dims broadcast), mv, dot, addmm, baddbmm, linear. Prefix: kl_.
+ *
+ * Everything funnels into kl_matmul_batched: C[b] = alpha * A[b] @ B[b] + beta * C[b] over a
+ * broadcast batch, with every operand addressed through (row, column, batch) strides, so
+ * transposed or sliced operands are never copied up front. When beta == 0, C is not read (a NaN
+ * in it does not propagate, as in BLAS). float32 goes to kl_sgemm: a BLIS-style blocked GEMM that
+ * packs KC x NC panels of B and MC x KC panels of A into contiguous strips (from any strides) and
+ * runs a fixed-size KL_MR x KL_NR register-tile micro-kernel that gcc/clang vectorise at -O2/-O3;
+ * one-row (or one-column) products take a dot/axpy path instead. float32 accumulates in float as
+ * PyTorch's BLAS does. Other dtypes take a generic strided loop (double accumulator for floats,
+ * wrapping int64 for integers). When B is shared across the batch and the batch dims of A and C
+ * collapse into their row dim, the batch folds into one large GEMM (linear on [B, T, K] inputs).
+ */
+#ifndef K_LINALG_H
+#define K_LINALG_H
+
+#include "mck.h"
+
+#define KL_MR 4
+#define KL_NR 8
+#define KL_MC 64
+#define KL_KC 256
+#define KL_NC 512
+
+static inline void kl_micro(int64_t kc, const float *ap, const float *bp, float *out) {
+  float acc[KL_MR][KL_NR];
+  for (int i = 0; i < KL_MR; i++)
+    for (int j = 0; j < KL_NR; j++) acc[i][j] = 0.0f;
+  for (int64_t k = 0; k < kc; k++) {
+    const float *a = ap + k * KL_MR, *b = bp + k * KL_NR;
+    for (int i = 0; i < KL_MR; i++)
+      for (int j = 0; j < KL_NR; j++) acc[i][j] += a[i] * b[j];
+  }
+  for (int i = 0; i < KL_MR; i++)
+    for (int j = 0; j < KL_NR; j++) out[i * KL_NR + j] = acc[i][j];
+}
+
+/* Packs rows [0, m) x cols [0, kc) of A into strips of KL_MR rows: ap[s][k][r]. */
+static inline void kl_pack_a(int64_t m, int64_t kc, const float *a, int64_t sam, int64_t sak,
+                             float *ap) {
+  for (int64_t s = 0; s < m; s += KL_MR) {
+    int64_t mr = m - s < KL_MR ? m - s : KL_MR;
+    float *dst = ap + s * kc;
+    if (sak == 1) {
+      for (int64_t r = 0; r < KL_MR; r++) {
+        const float *src = a + (s + r) * sam;
+        if (r < mr)
+          for (int64_t k = 0; k < kc; k++) dst[k * KL_MR + r] = src[k];
+        else
+          for (int64_t k = 0; k < kc; k++) dst[k * KL_MR + r] = 0.0f;
+      }
+    } else {
+      for (int64_t k = 0; k < kc; k++)
+        for (int64_t r = 0; r < KL_MR; r++)
+          dst[k * KL_MR + r] = r < mr ? a[(s + r) * sam + k * sak] : 0.0f;
+    }
+  }
+}
+
+/* Packs rows [0, kc) x cols [0, n) of B into strips of KL_NR columns: bp[s][k][j]. */
+static inline void kl_pack_b(int64_t kc, int64_t n, const float *b, int64_t sbk, int64_t sbn,
+                             float *bp) {
+  for (int64_t s = 0; s < n; s += KL_NR) {
+    int64_t nr = n - s < KL_NR ? n - s : KL_NR;
+    float *dst = bp + s * kc;
+    if (sbn == 1 && nr == KL_NR) {
+      for (int64_t k = 0; k < kc; k++) {
+        const float *src = b + k * sbk + s;
+        for (int j = 0; j < KL_NR; j++) dst[k * KL_NR + j] = src[j];
+      }
+    } else if (sbk == 1) {
+      for (int64_t j = 0; j < KL_NR; j++) {
+        const float *src = b + (s + j) * sbn;
+        if (j < nr)
+          for (int64_t k = 0; k < kc; k++) dst[k * KL_NR + j] = src[k];
+        else
+          for (int64_t k = 0; k < kc; k++) dst[k * KL_NR + j] = 0.0f;
+      }
+    } else {
+      for (int64_t k = 0; k < kc; k++)
+        for (int64_t j = 0; j < KL_NR; j++)
+          dst[k * KL_NR + j] = j < nr ? b[k * sbk + (s + j) * sbn] : 0.0f;
+    }
+  }
+}
+
+/* c[j] = alpha * sum_k a[k] * B[k, j] + beta * c[j] for one row a (M == 1). */
+static inline int kl_sgemv(int64_t n, int64_t kdim, float alpha, const float *a, int64_t sak,
+                           const float *b, int64_t sbk, int64_t sbn, float beta, float *cp,
+                           int64_t scn) {
+  float *buf = (float *)malloc(sizeof(float) * (size_t)(kdim + n + 1));
+  if (!buf) return -1;
+  float *av = buf, *acc = buf + kdim;
+  for (int64_t k = 0; k < kdim; k++) av[k] = a[k * sak];
+  if (sbk == 1) {
+    for (int64_t j = 0; j < n; j++) {
+      const float *bj = b + j * sbn;
+      float part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      int64_t k = 0;
+      for (; k + 8 <= kdim; k += 8)
+        for (int l = 0; l < 8; l++) part[l] += av[k + l] * bj[k + l];
+      float s = 0.0f;
+      for (; k < kdim; k++) s += av[k] * bj[k];
+      acc[j] = ((part[0] + part[4]) + (part[1] + part[5])) + ((part[2] + part[6]) + (part[3] + part[7])) + s;
+    }
+  } else {
+    for (int64_t j = 0; j < n; j++) acc[j] = 0.0f;
+    for (int64_t k = 0; k < kdim; k++) {
+      const float *bk = b + k * sbk;
+      float x = av[k];
+      if (sbn == 1)
+        for (int64_t j = 0; j < n; j++) acc[j] += x * bk[j];
+      else
+        for (int64_t j = 0; j < n; j++) acc[j] += x * bk[j * sbn];
+    }
+  }
+  for (int64_t j = 0; j < n; j++)
+    cp[j * scn] = beta == 0.0f ? alpha * acc[j] : alpha * acc[j] + beta * cp[j * scn];
+  free(buf);
+  return 0;
+}
+
+/* C = alpha * A @ B + beta * C for float32 with arbitrary element strides. -1 on OOM. */
+static inline int kl_sgemm(int64_t m, int64_t n, int64_t kdim, float alpha, const float *a,
+                           int64_t sam, int64_t sak, const float *b, int64_t sbk, int64_t sbn,
+                           float beta, float *cp, int64_t scm, int64_t scn) {
+  if (m == 0 || n == 0) return 0;
+  if (kdim == 0) {
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++)
+        cp[i * scm + j * scn] = beta == 0.0f ? 0.0f : beta * cp[i * scm + j * scn];
+    return 0;
+  }
+  if (m == 1) return kl_sgemv(n, kdim, alpha, a, sak, b, sbk, sbn, beta, cp, scn);
+  if (n == 1) return kl_sgemv(m, kdim, alpha, b, sbk, a, sak, sam, beta, cp, scm);
+  int64_t mcap = m < KL_MC ? (m + KL_MR - 1) / KL_MR * KL_MR : KL_MC;
+  int64_t ncap = n < KL_NC ? (n + KL_NR - 1) / KL_NR * KL_NR : KL_NC;
+  int64_t kcap = kdim < KL_KC ? kdim : KL_KC;
+  float *ap = (float *)malloc(sizeof(float) * (size_t)(mcap * kcap + ncap * kcap + KL_MR * KL_NR));
+  if (!ap) return -1;
+  float *bp = ap + mcap * kcap, *tile = bp + ncap * kcap;
+  for (int64_t jc = 0; jc < n; jc += KL_NC) {
+    int64_t nc = n - jc < KL_NC ? n - jc : KL_NC;
+    for (int64_t pc = 0; pc < kdim; pc += KL_KC) {
+      int64_t kc = kdim - pc < KL_KC ? kdim - pc : KL_KC;
+      kl_pack_b(kc, nc, b + pc * sbk + jc * sbn, sbk, sbn, bp);
+      for (int64_t ic = 0; ic < m; ic += KL_MC) {
+        int64_t mc = m - ic < KL_MC ? m - ic : KL_MC;
+        kl_pack_a(mc, kc, a + ic * sam + pc * sak, sam, sak, ap);
+        for (int64_t jr = 0; jr < nc; jr += KL_NR) {
+          int64_t nr = nc - jr < KL_NR ? nc - jr : KL_NR;
+          for (int64_t ir = 0; ir < mc; ir += KL_MR) {
+            int64_t mr = mc - ir < KL_MR ? mc - ir : KL_MR;
+            kl_micro(kc, ap + ir * kc, bp + jr * kc, tile);
+            float *cb = cp + (ic + ir) * scm + (jc + jr) * scn;
+            for (int64_t i = 0; i < mr; i++) {
+              float *row = cb + i * scm;
+              const float *t = tile + i * KL_NR;
+              if (pc > 0)
+                for (int64_t j = 0; j < nr; j++) row[j * scn] += alpha * t[j];
+              else if (beta == 0.0f)
+                for (int64_t j = 0; j < nr; j++) row[j * scn] = alpha * t[j];
+              else
+                for (int64_t j = 0; j < nr; j++) row[j * scn] = alpha * t[j] + beta * row[j * scn];
+            }
+          }
+        }
+      }
+    }
+  }
+  free(ap);
+  return 0;
+}
+
+/* Generic strided GEMM on one matrix of each operand (element offsets ao, bo, co). */
+static inline void kl_gemm_generic(int64_t m, int64_t n, int64_t kdim, double alpha,
+                                   const mck_tensor *A, int64_t ao, int64_t sam, int64_t sak,
+                                   const mck_tensor *B, int64_t bo, int64_t sbk, int64_t sbn,
+                                   double beta, mck_tensor *C, int64_t co, int64_t scm,
+                                   int64_t scn) {
+  if (C->dtype == MCK_F64 && A->dtype == MCK_F64 && B->dtype == MCK_F64) {
+    const double *a = (const double *)A->data + ao, *b = (const double *)B->data + bo;
+    double *cp = (double *)C->data + co;
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++) {
+        double s = 0;
+        for (int64_t k = 0; k < kdim; k++) s += a[i * sam + k * sak] * b[k * sbk + j * sbn];
+        double *o = cp + i * scm + j * scn;
+        *o = beta == 0 ? alpha * s : alpha * s + beta * *o;
+      }
+    return;
+  }
+  if (mck_is_float(C->dtype)) {
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++) {
+        double s = 0;
+        for (int64_t k = 0; k < kdim; k++)
+          s += mck_getf(A, ao + i * sam + k * sak) * mck_getf(B, bo + k * sbk + j * sbn);
+        int64_t o = co + i * scm + j * scn;
+        mck_setf(C, o, beta == 0 ? alpha * s : alpha * s + beta * mck_getf(C, o));
+      }
+    return;
+  }
+  uint64_t ia = (uint64_t)(int64_t)alpha, ib = (uint64_t)(int64_t)beta;
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < n; j++) {
+      uint64_t s = 0;
+      for (int64_t k = 0; k < kdim; k++)
+        s += (uint64_t)mck_geti(A, ao + i * sam + k * sak) *
+             (uint64_t)mck_geti(B, bo + k * sbk + j * sbn);
+      int64_t o = co + i * scm + j * scn;
+      uint64_t r = ia * s;
+      if (ib != 0) r += ib * (uint64_t)mck_geti(C, o);
+      if (C->dtype == MCK_BOOL) mck_seti(C, o, s != 0);
+      else mck_seti(C, o, (int64_t)r);
+    }
+}
+
+/* One operand of a batched product: the tensor, its row/col strides and its batch strides
+ * (0 on broadcast dims). For A the "col" is k; for B the "row" is k. */
+typedef struct kl_operand {
+  const mck_tensor *t;
+  int64_t sr, sc;
+  int64_t sb[MCK_MAX_DIMS];
+} kl_operand;
+
+/* 1 when the batch dims (nb, bshape, sb) followed by a row dim of extent m and stride sr walk
+ * memory as one dim of stride sr. */
+static inline int kl_collapsible(int nb, const int64_t *bshape, const int64_t *sb, int64_t m,
+                                 int64_t sr) {
+  int64_t expect = sr * m;
+  for (int d = nb - 1; d >= 0; d--) {
+    if (bshape[d] == 1) continue;
+    if (sb[d] != expect) return 0;
+    expect *= bshape[d];
+  }
+  return 1;
+}
+
+static inline int kl_matmul_batched(mck_ctx *c, const char *op, int nb, const int64_t *bshape,
+                                    int64_t m, int64_t n, int64_t kdim, double alpha,
+                                    const kl_operand *A, const kl_operand *B, double beta,
+                                    mck_tensor *C, const kl_operand *Cs) {
+  int f32 = A->t->dtype == MCK_F32 && B->t->dtype == MCK_F32 && C->dtype == MCK_F32;
+  int64_t bt = 1;
+  for (int d = 0; d < nb; d++) bt *= bshape[d];
+  if (bt == 0 || m == 0 || n == 0) return 0;
+  int bshared = 1;
+  for (int d = 0; d < nb; d++) bshared &= B->sb[d] == 0 || bshape[d] == 1;
+  if (nb > 0 && bshared && kl_collapsible(nb, bshape, A->sb, m, A->sr) &&
+      kl_collapsible(nb, bshape, Cs->sb, m, Cs->sr)) {
+    m *= bt;
+    nb = 0;
+    bt = 1;
+  }
+  mck_iter it;
+  const int64_t *st[3] = {A->sb, B->sb, Cs->sb};
+  int64_t base[3] = {A->t->offset, B->t->offset, C->offset};
+  mck_iter_init(&it, nb, bshape, 3, st, base);
+  for (int64_t k = 0; k < bt; k++, mck_iter_next(&it)) {
+    if (f32) {
+      if (kl_sgemm(m, n, kdim, (float)alpha, (const float *)A->t->data + it.off[0], A->sr, A->sc,
+                   (const float *)B->t->data + it.off[1], B->sr, B->sc, (float)beta,
+                   (float *)C->data + it.off[2], Cs->sr, Cs->sc))
+        return mck_fail(c, "%s: out of memory", op);
+    } else {
+      kl_gemm_generic(m, n, kdim, alpha, A->t, it.off[0], A->sr, A->sc, B->t, it.off[1], B->sr,
+                      B->sc, beta, C, it.off[2], Cs->sr, Cs->sc);
+    }
+  }
+  return 0;
+}
+
+static inline int kl_check_dtypes(mck_ctx *c, const char *op, const mck_tensor *a,
+                                  const mck_tensor *b) {
+  if (a->dtype != b->dtype)
+    return mck_fail(c, "%s: expected both operands to have the same dtype, but got: %s != %s", op,
+                    mck_dtype_name(a->dtype), mck_dtype_name(b->dtype));
+  if (a->dtype == MCK_BOOL) return mck_fail(c, "%s: not implemented for 'Bool'", op);
+  return 0;
+}
+
+/* Writes init (broadcast, same dtype) into the contiguous output o. */
+static inline void kl_fill(mck_tensor *o, const mck_tensor *init) {
+  int64_t ist[MCK_MAX_DIMS];
+  mck_broadcast_strides(init, o->ndim, o->shape, ist);
+  mck_iter it;
+  const int64_t *st[2] = {o->stride, ist};
+  int64_t base[2] = {o->offset, init->offset};
+  mck_iter_init(&it, o->ndim, o->shape, 2, st, base);
+  int fl = mck_is_float(o->dtype);
+  for (int64_t k = 0; k < it.total; k++, mck_iter_next(&it)) {
+    if (fl) mck_setf(o, it.off[0], mck_getf(init, it.off[1]));
+    else mck_seti(o, it.off[0], mck_geti(init, it.off[1]));
+  }
+}
+
+/* The general product of torch.matmul (also serves mm, bmm, mv, dot, linear, addmm, baddbmm).
+ * `init`, when not NULL, is broadcast into C first and C = alpha * A @ B + beta * init;
+ * otherwise C = A @ B. */
+static inline int kl_product(mck_ctx *c, const char *op, mck_arg *out, const mck_tensor *a,
+                             const mck_tensor *b, const mck_tensor *init, double alpha,
+                             double beta) {
+  int da = a->ndim, db = b->ndim;
+  if (da == 0 || db == 0)
+    return mck_fail(c, "%s: both arguments to matmul need to be at least 1D, but they are %dD and %dD",
+                    op, da, db);
+  if (kl_check_dtypes(c, op, a, b)) return -1;
+  int64_t m = da >= 2 ? a->shape[da - 2] : 1, ka = a->shape[da - 1];
+  int64_t kb = db >= 2 ? b->shape[db - 2] : b->shape[0], n = db >= 2 ? b->shape[db - 1] : 1;
+  if (ka != kb) {
+    return mck_fail(c, "%s: mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                    op, (long long)m, (long long)ka, (long long)kb, (long long)n);
+  }
+  int nba = da > 2 ? da - 2 : 0, nbb = db > 2 ? db - 2 : 0, nb = 0;
+  int64_t bshape[MCK_MAX_DIMS], oshape[MCK_MAX_DIMS];
+  if (mck_broadcast_shape(nba, a->shape, nbb, b->shape, &nb, bshape))
+    return mck_fail(c, "%s: batch dimensions of the operands cannot be broadcast", op);
+  int no = nb;
+  for (int d = 0; d < nb; d++) oshape[d] = bshape[d];
+  if (da >= 2) oshape[no++] = m;
+  if (db >= 2) oshape[no++] = n;
+  if (no > MCK_MAX_DIMS) return mck_fail(c, "%s: too many dimensions", op);
+  mck_tensor *o = out[0].u.t;
+  out[0].kind = MCK_TENSOR;
+  if (mck_out(c, o, a->dtype, no, oshape)) return -1;
+  if (init) {
+    int ni = 0;
+    int64_t ish[MCK_MAX_DIMS];
+    if (init->dtype != a->dtype)
+      return mck_fail(c, "%s: expected the added tensor to have dtype %s, got %s", op,
+                      mck_dtype_name(a->dtype), mck_dtype_name(init->dtype));
+    if (mck_broadcast_shape(init->ndim, init->shape, no, oshape, &ni, ish) || ni != no)
+      return mck_fail(c, "%s: the added tensor cannot be broadcast to the product's shape", op);
+    for (int d = 0; d < no; d++)
+      if (ish[d] != oshape[d])
+        return mck_fail(c, "%s: the added tensor cannot be broadcast to the product's shape", op);
+  }
+  if (c->meta) return 0;
+  kl_operand A, B, C;
+  mck_tensor ab = *a, bb = *b;
+  ab.ndim = nba;
+  bb.ndim = nbb;
+  A.t = a;
+  A.sr = da >= 2 ? a->stride[da - 2] : 0;
+  A.sc = a->stride[da - 1];
+  B.t = b;
+  B.sr = db >= 2 ? b->stride[db - 2] : b->stride[0];
+  B.sc = db >= 2 ? b->stride[db - 1] : 0;
+  C.t = o;
+  C.sr = da >= 2 ? o->stride[nb] : 0;
+  C.sc = db >= 2 ? o->stride[no - 1] : 0;
+  mck_broadcast_strides(&ab, nb, bshape, A.sb);
+  mck_broadcast_strides(&bb, nb, bshape, B.sb);
+  for (int d = 0; d < nb; d++) C.sb[d] = o->stride[d];
+  double be = 0;
+  if (init && beta != 0) {
+    kl_fill(o, init);
+    be = beta;
+  }
+  return kl_matmul_batched(c, op, nb, bshape, m, n, ka, init ? alpha : 1.0, &A, &B, be, o, &C);
+}
+
+static inline double kl_scalar(const mck_arg *in, int nin, int k, double dflt) {
+  if (k >= nin || !mck_arg_is_scalar(&in[k])) return dflt;
+  return mck_arg_f(&in[k]);
+}
+
+/* aten::matmul(self, other) */
+static inline int kl_matmul(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  return kl_product(c, "aten::matmul", out, in[0].u.t, in[1].u.t, NULL, 1, 0);
+}
+
+/* aten::mm(self, mat2): 2-D x 2-D */
+static inline int kl_mm(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  const mck_tensor *a = in[0].u.t, *b = in[1].u.t;
+  if (a->ndim != 2 || b->ndim != 2)
+    return mck_fail(c, "aten::mm: self must be a matrix (got %dD and %dD)", a->ndim, b->ndim);
+  return kl_product(c, "aten::mm", out, a, b, NULL, 1, 0);
+}
+
+/* aten::bmm(self, mat2): 3-D x 3-D with equal batch */
+static inline int kl_bmm(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  const mck_tensor *a = in[0].u.t, *b = in[1].u.t;
+  if (a->ndim != 3 || b->ndim != 3)
+    return mck_fail(c, "aten::bmm: batch1 must be a 3D tensor (got %dD and %dD)", a->ndim, b->ndim);
+  if (a->shape[0] != b->shape[0])
+    return mck_fail(c, "aten::bmm: batch1 and batch2 must have same number of batches, got %lld and %lld",
+                    (long long)a->shape[0], (long long)b->shape[0]);
+  return kl_product(c, "aten::bmm", out, a, b, NULL, 1, 0);
+}
+
+/* aten::mv(self, vec): 2-D x 1-D */
+static inline int kl_mv(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  const mck_tensor *a = in[0].u.t, *b = in[1].u.t;
+  if (a->ndim != 2 || b->ndim != 1)
+    return mck_fail(c, "aten::mv: vector + matrix @ vector expected, got %dD, %dD", a->ndim, b->ndim);
+  return kl_product(c, "aten::mv", out, a, b, NULL, 1, 0);
+}
+
+/* aten::dot(self, tensor): 1-D x 1-D -> 0-dim */
+static inline int kl_dot(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  const mck_tensor *a = in[0].u.t, *b = in[1].u.t;
+  if (a->ndim != 1 || b->ndim != 1)
+    return mck_fail(c, "aten::dot: 1D tensors expected, but got %dD and %dD tensors", a->ndim, b->ndim);
+  if (a->shape[0] != b->shape[0])
+    return mck_fail(c, "aten::dot: inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number of elements, but got %lld and %lld elements respectively",
+                    (long long)a->shape[0], (long long)b->shape[0], (long long)a->shape[0], (long long)b->shape[0]);
+  return kl_product(c, "aten::dot", out, a, b, NULL, 1, 0);
+}
+
+/* aten::addmm(self, mat1, mat2, *, beta=1, alpha=1) */
+static inline int kl_addmm(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  const mck_tensor *a = in[1].u.t, *b = in[2].u.t;
+  if (a->ndim != 2 || b->ndim != 2)
+    return mck_fail(c, "aten::addmm: mat1 and mat2 must be matrices (got %dD and %dD)", a->ndim, b->ndim);
+  return kl_product(c, "aten::addmm", out, a, b, in[0].u.t, kl_scalar(in, nin, 4, 1),
+                    kl_scalar(in, nin, 3, 1));
+}
+
+/* aten::baddbmm(self, batch1, batch2, *, beta=1, alpha=1) */
+static inline int kl_baddbmm(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  const mck_tensor *a = in[1].u.t, *b = in[2].u.t;
+  if (a->ndim != 3 || b->ndim != 3 || a->shape[0] != b->shape[0])
+    return mck_fail(c, "aten::baddbmm: batch1 and batch2 must be 3D with the same batch size");
+  return kl_product(c, "aten::baddbmm", out, a, b, in[0].u.t, kl_scalar(in, nin, 4, 1),
+                    kl_scalar(in, nin, 3, 1));
+}
+
+/* aten::linear(input, weight, bias=None) = input @ weight.T + bias */
+static inline int kl_linear(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  const mck_tensor *x = in[0].u.t, *w = in[1].u.t;
+  const mck_tensor *bias = nin > 2 && in[2].kind == MCK_TENSOR ? in[2].u.t : NULL;
+  if (w->ndim != 1 && w->ndim != 2)
+    return mck_fail(c, "aten::linear: weight must be 1-D or 2-D, got %dD", w->ndim);
+  if (w->ndim == 1 && bias && x->ndim == 2)
+    return mck_fail(c, "aten::linear: mat2 must be a matrix, got 1-D tensor");
+  mck_tensor wt = *w;
+  if (w->ndim == 2) {
+    wt.shape[0] = w->shape[1];
+    wt.shape[1] = w->shape[0];
+    wt.stride[0] = w->stride[1];
+    wt.stride[1] = w->stride[0];
+  }
+  return kl_product(c, "aten::linear", out, x, &wt, bias, 1, 1);
+}
+
+#endif

@@ -1,0 +1,134 @@
+/* ops_conv.c — op table of the convolution / pooling / normalisation / resampling family.
+ * Every op here is pure (fresh outputs); the kernels live in k_conv.h. Rows that share a
+ * kernel (conv1d/2d/3d, the pad variants) differ only in name and schema; overloads of one
+ * name (conv2d with int[] or str padding, upsample_*.vec) are told apart by the kernel from
+ * the kinds of its arguments.
+ */
+#include "ops.h"
+
+#include "k_conv.h"
+
+static const OpDef rows[] = {
+    OPDEF("aten::_convolution", mckc_convolution, EFF_PURE, 0, NULL, 12, 13, 0,
+          "(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, "
+          "int[] dilation, bool transposed, int[] output_padding, int groups, bool benchmark, "
+          "bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor",
+          "N-d (1..3) convolution or transposed convolution with groups"),
+    OPDEF("aten::_convolution_mode", mckc_conv, EFF_PURE, 0, NULL, 7, 7, 0,
+          "(Tensor input, Tensor weight, Tensor? bias, int[] stride, str padding, "
+          "int[] dilation, int groups) -> Tensor",
+          "convolution with padding 'same' or 'valid'"),
+    OPDEF("aten::conv1d", mckc_conv, EFF_PURE, 0, NULL, 2, 7, 0,
+          "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, "
+          "int[1]|str padding=0, int[1] dilation=1, int groups=1) -> Tensor",
+          "1-d convolution over (N, C, L) or (C, L)"),
+    OPDEF("aten::conv2d", mckc_conv, EFF_PURE, 0, NULL, 2, 7, 0,
+          "(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
+          "int[2]|str padding=0, int[2] dilation=1, int groups=1) -> Tensor",
+          "2-d convolution over (N, C, H, W) or (C, H, W)"),
+    OPDEF("aten::conv3d", mckc_conv, EFF_PURE, 0, NULL, 2, 7, 0,
+          "(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, "
+          "int[3]|str padding=0, int[3] dilation=1, int groups=1) -> Tensor",
+          "3-d convolution over (N, C, D, H, W) or (C, D, H, W)"),
+    OPDEF("aten::conv_transpose1d", mckc_conv_transpose, EFF_PURE, 0, NULL, 2, 8, 0,
+          "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, "
+          "int[1] output_padding=0, int groups=1, int[1] dilation=1) -> Tensor",
+          "1-d transposed convolution"),
+    OPDEF("aten::conv_transpose2d", mckc_conv_transpose, EFF_PURE, 0, NULL, 2, 8, 0,
+          "(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, "
+          "int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor",
+          "2-d transposed convolution"),
+    OPDEF("aten::conv_transpose3d", mckc_conv_transpose, EFF_PURE, 0, NULL, 2, 8, 0,
+          "(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, "
+          "int[3] output_padding=0, int groups=1, int[3] dilation=1) -> Tensor",
+          "3-d transposed convolution"),
+    OPDEF("aten::batch_norm", mckc_batch_norm, EFF_PURE, 0, NULL, 8, 9, 0,
+          "(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+          "Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) "
+          "-> Tensor",
+          "(x - mean[c]) / sqrt(var[c] + eps) * w[c] + b[c]; running stats, or batch stats "
+          "when training (running stats are not updated)"),
+    OPDEF("aten::instance_norm", mckc_instance_norm, EFF_PURE, 0, NULL, 8, 9, 0,
+          "(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+          "Tensor? running_var, bool use_input_stats, float momentum, float eps, "
+          "bool cudnn_enabled) -> Tensor",
+          "normalise each (n, c) plane by its own statistics, then per-channel affine"),
+    OPDEF("aten::layer_norm", mckc_layer_norm, EFF_PURE, 0, NULL, 2, 6, 0,
+          "(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
+          "float eps=1e-05, bool cudnn_enable=True) -> Tensor",
+          "normalise over the trailing dims normalized_shape, then elementwise affine"),
+    OPDEF("aten::group_norm", mckc_group_norm, EFF_PURE, 0, NULL, 2, 6, 0,
+          "(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "
+          "float eps=1e-05, bool cudnn_enabled=True) -> Tensor",
+          "normalise each (n, group of channels), then per-channel affine"),
+    OPDEF("aten::max_pool1d", mckc_max_pool1d, EFF_PURE, 0, NULL, 2, 6, 0,
+          "(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, "
+          "int[1] dilation=1, bool ceil_mode=False) -> Tensor",
+          "max over windows of the last dim (stride [] = kernel)"),
+    OPDEF("aten::max_pool2d", mckc_max_pool2d, EFF_PURE, 0, NULL, 2, 6, 0,
+          "(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
+          "int[2] dilation=1, bool ceil_mode=False) -> Tensor",
+          "max over 2-d windows; NaN propagates"),
+    OPDEF("aten::max_pool2d_with_indices", mckc_max_pool2d_with_indices, EFF_PURE, 0, NULL, 2, 6,
+          0,
+          "(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
+          "int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)",
+          "max_pool2d and the flat h*W+w index of each maximum"),
+    OPDEF("aten::avg_pool1d", mckc_avg_pool1d, EFF_PURE, 0, NULL, 2, 6, 0,
+          "(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, "
+          "bool ceil_mode=False, bool count_include_pad=True) -> Tensor",
+          "mean over windows of the last dim"),
+    OPDEF("aten::avg_pool2d", mckc_avg_pool2d, EFF_PURE, 0, NULL, 2, 7, 0,
+          "(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
+          "bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) "
+          "-> Tensor",
+          "mean over 2-d windows"),
+    OPDEF("aten::adaptive_avg_pool1d", mckc_adaptive_avg_pool1d, EFF_PURE, 0, NULL, 2, 2, 0,
+          "(Tensor self, int[1] output_size) -> Tensor",
+          "mean over windows [floor(i*L/O), ceil((i+1)*L/O))"),
+    OPDEF("aten::adaptive_avg_pool2d", mckc_adaptive_avg_pool2d, EFF_PURE, 0, NULL, 2, 2, 0,
+          "(Tensor self, int[2] output_size) -> Tensor",
+          "mean over windows [floor(i*in/out), ceil((i+1)*in/out)) per dim"),
+    OPDEF("aten::adaptive_max_pool1d", mckc_adaptive_max_pool1d, EFF_PURE, 0, NULL, 2, 2, 0,
+          "(Tensor self, int[1] output_size) -> (Tensor, Tensor)",
+          "max and its index over adaptive windows"),
+    OPDEF("aten::adaptive_max_pool2d", mckc_adaptive_max_pool2d, EFF_PURE, 0, NULL, 2, 2, 0,
+          "(Tensor self, int[2] output_size) -> (Tensor, Tensor)",
+          "max and its flat h*W+w index over adaptive windows"),
+    OPDEF("aten::upsample_nearest2d", mckc_upsample_nearest2d, EFF_PURE, 0, NULL, 2, 4, 0,
+          "(Tensor input, int[]? output_size, float[]? scale_factors) -> Tensor | "
+          "(Tensor self, int[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor",
+          "nearest-neighbour resize of (N, C, H, W), ATen's legacy index rule"),
+    OPDEF("aten::upsample_bilinear2d", mckc_upsample_bilinear2d, EFF_PURE, 0, NULL, 3, 5, 0,
+          "(Tensor input, int[]? output_size, bool align_corners, float[]? scale_factors) -> "
+          "Tensor | (Tensor self, int[2] output_size, bool align_corners, float? scales_h=None, "
+          "float? scales_w=None) -> Tensor",
+          "bilinear resize of (N, C, H, W)"),
+    OPDEF("aten::pad", mckc_pad, EFF_PURE, 0, NULL, 2, 4, 0,
+          "(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor",
+          "pad trailing dims (last dim first); constant, reflect, replicate or circular"),
+    OPDEF("aten::constant_pad_nd", mckc_constant_pad_nd, EFF_PURE, 0, NULL, 2, 3, 0,
+          "(Tensor self, int[] pad, Scalar value=0) -> Tensor",
+          "pad (or crop, for negative pads) trailing dims with a constant"),
+    OPDEF("aten::reflection_pad1d", mckc_reflection_pad, EFF_PURE, 0, NULL, 2, 2, 0,
+          "(Tensor self, int[2] padding) -> Tensor", "reflect-pad the last dim"),
+    OPDEF("aten::reflection_pad2d", mckc_reflection_pad, EFF_PURE, 0, NULL, 2, 2, 0,
+          "(Tensor self, int[4] padding) -> Tensor", "reflect-pad the last two dims"),
+    OPDEF("aten::replication_pad1d", mckc_replication_pad, EFF_PURE, 0, NULL, 2, 2, 0,
+          "(Tensor self, int[2] padding) -> Tensor", "edge-pad the last dim"),
+    OPDEF("aten::replication_pad2d", mckc_replication_pad, EFF_PURE, 0, NULL, 2, 2, 0,
+          "(Tensor self, int[4] padding) -> Tensor", "edge-pad the last two dims"),
+    OPDEF("aten::pixel_shuffle", mckc_pixel_shuffle, EFF_PURE, 0, NULL, 2, 2, 0,
+          "(Tensor self, int upscale_factor) -> Tensor",
+          "(*, C*r*r, H, W) -> (*, C, H*r, W*r)"),
+    OPDEF("aten::pixel_unshuffle", mckc_pixel_unshuffle, EFF_PURE, 0, NULL, 2, 2, 0,
+          "(Tensor self, int downscale_factor) -> Tensor",
+          "(*, C, H*r, W*r) -> (*, C*r*r, H, W)"),
+    OPDEF("aten::channel_shuffle", mckc_channel_shuffle, EFF_PURE, 0, NULL, 2, 2, 0,
+          "(Tensor self, int groups) -> Tensor",
+          "output channel a*g+b = input channel b*(C/g)+a"),
+};
+
+_Static_assert(sizeof rows / sizeof rows[0] == 32, "update the row count of ops_family_conv");
+
+const OpFamily ops_family_conv = {"conv", rows, (int)(sizeof rows / sizeof rows[0]), "k_conv.h"};

@@ -1,0 +1,132 @@
+/* ops_shape.c — the shape family's rows: views, copy-making shape and indexing ops, copy_, and
+ * the scalar ops that read a tensor's metadata or value. Kernels in k_shape.h (whose top comment
+ * also states the OPF_MAYBE_VIEW and Tensor?[] conventions). aten::__getitem__ and aten::len are
+ * structural rows of the prim family. */
+#include "ops.h"
+
+#include "k_shape.h"
+
+#define VIEW(name, kern, nmin, nmax, schema, doc)                                                 \
+  OPDEF(name, kern, EFF_VIEW, 0, NULL, nmin, nmax, 0, schema, doc)
+#define MAYBE_VIEW(name, kern, nmin, nmax, schema, doc)                                           \
+  OPDEF(name, kern, EFF_VIEW, 0, NULL, nmin, nmax, OPF_MAYBE_VIEW, schema, doc)
+#define PURE(name, kern, nmin, nmax, schema, doc)                                                 \
+  OPDEF(name, kern, EFF_PURE, 0, NULL, nmin, nmax, 0, schema, doc)
+
+static const OpDef rows[] = {
+    /* views */
+    VIEW("aten::view", ks_view, 2, 2, "(Tensor(a) self, int[] size) -> Tensor(a)",
+         "self with a new shape (one -1 inferred); fails when the strides do not allow a view"),
+    VIEW("aten::view_as", ks_view_as, 2, 2, "(Tensor(a) self, Tensor other) -> Tensor(a)",
+         "self.view(other.size())"),
+    MAYBE_VIEW("aten::reshape", ks_reshape, 2, 2, "(Tensor(a) self, int[] shape) -> Tensor(a)",
+               "self with a new shape: a view when the strides allow, else a contiguous copy"),
+    MAYBE_VIEW("aten::reshape_as", ks_reshape_as, 2, 2, "(Tensor(a) self, Tensor other) -> Tensor(a)",
+               "self.reshape(other.size())"),
+    MAYBE_VIEW("aten::flatten", ks_flatten, 1, 3,
+               "(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
+               "dims start_dim..end_dim merged into one (a reshape)"),
+    MAYBE_VIEW("aten::contiguous", ks_contiguous, 1, 2,
+               "(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a)",
+               "self when contiguous, else a contiguous copy"),
+    VIEW("aten::unflatten", ks_unflatten, 3, 3, "(Tensor(a) self, int dim, int[] sizes) -> Tensor(a)",
+         "dim split into sizes (one -1 inferred)"),
+    VIEW("aten::slice", ks_slice, 1, 5,
+         "(Tensor(a) self, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor(a)",
+         "self[..., start:end:step, ...] along dim; Python bounds clamping; step > 0"),
+    VIEW("aten::select", ks_select, 3, 3, "(Tensor(a) self, int dim, int index) -> Tensor(a)",
+         "self[..., index, ...] along dim (dim removed); negative index wraps"),
+    VIEW("aten::narrow", ks_narrow, 4, 4, "(Tensor(a) self, int dim, int start, int length) -> Tensor(a)",
+         "self along dim from start for length elements"),
+    VIEW("aten::transpose", ks_transpose, 3, 3, "(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
+         "dims dim0 and dim1 swapped"),
+    VIEW("aten::t", ks_t, 1, 1, "(Tensor(a) self) -> Tensor(a)",
+         "matrix transpose; 0-D and 1-D unchanged"),
+    VIEW("aten::numpy_T", ks_numpy_T, 1, 1, "(Tensor(a) self) -> Tensor(a)", "all dims reversed (x.T)"),
+    VIEW("aten::mT", ks_mT, 1, 1, "(Tensor(a) self) -> Tensor(a)", "last two dims swapped (x.mT)"),
+    VIEW("aten::permute", ks_permute, 2, 2, "(Tensor(a) self, int[] dims) -> Tensor(a)",
+         "dims reordered: out dim i is self dim dims[i]"),
+    VIEW("aten::movedim", ks_movedim, 3, 3,
+         "(Tensor(a) self, int[]|int source, int[]|int destination) -> Tensor(a)",
+         "dims source moved to positions destination, the others keep their order"),
+    VIEW("aten::unsqueeze", ks_unsqueeze, 2, 2, "(Tensor(a) self, int dim) -> Tensor(a)",
+         "a size-1 dim inserted at dim"),
+    VIEW("aten::squeeze", ks_squeeze, 1, 2, "(Tensor(a) self, int|int[] dim?) -> Tensor(a)",
+         "size-1 dims removed (all, or only those named)"),
+    VIEW("aten::expand", ks_expand, 2, 3, "(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a)",
+         "size-1 dims broadcast to size (stride 0); -1 keeps a dim; new leading dims"),
+    VIEW("aten::expand_as", ks_expand_as, 2, 2, "(Tensor(a) self, Tensor other) -> Tensor(a)",
+         "self.expand(other.size())"),
+    VIEW("aten::diagonal", ks_diagonal, 1, 4,
+         "(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)",
+         "the diagonal of dims dim1, dim2 (removed) as a new last dim"),
+    VIEW("aten::as_strided", ks_as_strided, 3, 4,
+         "(Tensor(a) self, int[] size, int[] stride, int? storage_offset=None) -> Tensor(a)",
+         "self's storage with the given geometry"),
+    VIEW("aten::alias", ks_alias, 1, 1, "(Tensor(a) self) -> Tensor(a)", "self"),
+    VIEW("aten::detach", ks_alias, 1, 1, "(Tensor(a) self) -> Tensor(a)", "self (no autograd in mc)"),
+
+    /* copies */
+    OPDEF("aten::copy_", ks_copy_, EFF_WRITE, 0, NULL, 2, 3, 0,
+          "(Tensor(a!) self, Tensor|Scalar src, bool non_blocking=False) -> Tensor(a!)",
+          "src cast and broadcast into self through self's strides (overlap-safe); returns self"),
+    PURE("aten::cat", ks_cat, 1, 2, "(Tensor[] tensors, int dim=0) -> Tensor",
+         "concatenation along dim, dtypes promoted; 1-D empty tensors skipped"),
+    PURE("aten::stack", ks_stack, 1, 2, "(Tensor[] tensors, int dim=0) -> Tensor",
+         "equal-shaped tensors stacked along a new dim"),
+    PURE("aten::repeat", ks_repeat, 2, 2, "(Tensor self, int[] repeats) -> Tensor",
+         "self tiled repeats[i] times along each dim"),
+    PURE("aten::flip", ks_flip, 2, 2, "(Tensor self, int[] dims) -> Tensor", "self reversed along dims"),
+    PURE("aten::roll", ks_roll, 2, 3, "(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor",
+         "elements shifted cyclically along dims (flattened when dims is empty)"),
+    PURE("aten::index_select", ks_index_select, 3, 3, "(Tensor self, int dim, Tensor index) -> Tensor",
+         "rows index of self along dim"),
+    PURE("aten::gather", ks_gather, 3, 4,
+         "(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
+         "out[i][j][k] = self[index[i][j][k]][j][k] (for dim 0)"),
+    PURE("aten::embedding", ks_embedding, 2, 5,
+         "(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor",
+         "rows of weight picked by indices: shape indices.shape + [D]"),
+    PURE("aten::index", ks_index, 2, 2, "(Tensor self, Tensor?[] indices) -> Tensor",
+         "advanced indexing self[indices] (int and bool tensors, None = full dim)"),
+    PURE("aten::index_put", ks_index_put, 3, 4,
+         "(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
+         "a copy of self with self[indices] = values (or += when accumulate)"),
+    OPDEF("aten::index_put_", ks_index_put_, EFF_WRITE, 0, "aten::index_put", 3, 4, 0,
+          "(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)",
+          "self[indices] = values (or += when accumulate), in place"),
+    PURE("aten::slice_scatter", ks_slice_scatter, 2, 6,
+         "(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor",
+         "a copy of self with the slice replaced by src"),
+    PURE("aten::select_scatter", ks_select_scatter, 4, 4,
+         "(Tensor self, Tensor src, int dim, int index) -> Tensor",
+         "a copy of self with the selected sub-tensor replaced by src"),
+    PURE("aten::diagonal_scatter", ks_diagonal_scatter, 2, 5,
+         "(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor",
+         "a copy of self with the diagonal replaced by src"),
+    PURE("aten::as_strided_scatter", ks_as_strided_scatter, 4, 5,
+         "(Tensor self, Tensor src, int[] size, int[] stride, int? storage_offset=None) -> Tensor",
+         "a copy of self with the as_strided view replaced by src"),
+
+    /* scalars */
+    PURE("aten::size", ks_size, 1, 2, "(Tensor self, int dim?) -> int|int[]",
+         "extent of dim, or the whole shape as an int list"),
+    PURE("aten::dim", ks_dim_op, 1, 1, "(Tensor self) -> int", "rank"),
+    PURE("aten::numel", ks_numel, 1, 1, "(Tensor self) -> int", "number of elements"),
+    PURE("aten::Int", ks_Int, 1, 1, "(Tensor|Scalar a) -> int", "one-element tensor or number as an int (truncates)"),
+    PURE("aten::Float", ks_Float, 1, 1, "(Tensor|Scalar a) -> float", "one-element tensor or number as a float"),
+    PURE("aten::Bool", ks_Bool, 1, 1, "(Tensor|Scalar a) -> bool", "one-element tensor or number as a bool"),
+    PURE("aten::ScalarImplicit", ks_ScalarImplicit, 1, 1, "(Tensor a) -> Scalar",
+         "0-dim tensor as a number of its dtype's kind"),
+    PURE("prim::NumToTensor", ks_NumToTensor, 1, 1, "(Scalar a) -> Tensor",
+         "number as a 0-dim tensor: int -> int64, float -> float64, bool -> bool"),
+    OPDEF("prim::min", ks_prim_min, EFF_PURE, 0, NULL, 1, 2, OPF_SCALAR,
+          "(int|float a, int|float b) -> int|float, or (int[]|float[] l) -> int|float",
+          "smaller of two numbers, or smallest element of a list"),
+    OPDEF("prim::max", ks_prim_max, EFF_PURE, 0, NULL, 1, 2, OPF_SCALAR,
+          "(int|float a, int|float b) -> int|float, or (int[]|float[] l) -> int|float",
+          "larger of two numbers, or largest element of a list"),
+};
+_Static_assert(sizeof rows / sizeof rows[0] == 50, "shape op table size");
+
+const OpFamily ops_family_shape = {"shape", rows, (int)(sizeof rows / sizeof rows[0]), "k_shape.h"};

@@ -1,0 +1,1068 @@
+/* json.c — builds the IR from a graph JSON file (docs/graph-json.md) parsed by cJSON.
+ *
+ * cJSON keeps no positions, so after parsing, one walk over the cJSON tree in parallel with the
+ * text records every item's byte offset and parent (JsonLocs). With it every diagnostic names
+ * the JSON path of the offending item ("/graph/nodes/3/inputs/1") and its line:col, and
+ * integers are re-read from their text so int64 values beyond 2^53 (slice ends of INT64_MAX)
+ * stay exact. The first error stops the parse: every builder returns false after reporting.
+ *
+ * Scoping follows TorchScript: a value is usable in the block that defines it and in blocks
+ * nested in it, after its definition; a node's outputs are defined after its blocks. Names are
+ * unique in the whole graph. Types are strings in TorchScript's printed syntax, read by the
+ * small parser below (tp_*); recursion is bounded so fuzzed input cannot exhaust the stack.
+ */
+#include "frontend/json.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JSON_MAX_TYPE_DEPTH 64
+#define JSON_MAX_PATH 1100 /* above cJSON's nesting limit (1000) */
+
+typedef struct JsonLoc {
+  const cJSON *item, *parent;
+  size_t off;
+} JsonLoc;
+
+typedef struct JsonCtx {
+  Diag *d;
+  Graph *g;
+  Arena *a;
+  const char *path;
+  const char *text; /* NUL-terminated copy in the arena */
+  size_t len;
+  JsonLoc *locs;    /* open-addressing table keyed by item pointer; malloc'd */
+  size_t loc_cap;
+  bool locs_ok;
+  size_t cur_off;   /* line cache for json_offset_loc */
+  int cur_line, cur_col;
+  const unsigned char *wdata; /* the weights file, NULL when the JSON names none */
+  size_t wlen;
+  const char *wpath;
+} JsonCtx;
+
+/* ---- item locations ------------------------------------------------------------------------ */
+static size_t json_loc_hash(const cJSON *p, size_t cap) {
+  uintptr_t x = (uintptr_t)p;
+  x ^= x >> 17;
+  x *= (uintptr_t)0x9E3779B97F4A7C15ull;
+  return (size_t)(x ^ (x >> 29)) & (cap - 1);
+}
+
+static void json_loc_put(JsonCtx *c, const cJSON *it, const cJSON *parent, size_t off) {
+  size_t i = json_loc_hash(it, c->loc_cap);
+  while (c->locs[i].item && c->locs[i].item != it) i = (i + 1) & (c->loc_cap - 1);
+  c->locs[i] = (JsonLoc){it, parent, off};
+}
+
+static const JsonLoc *json_loc_get(const JsonCtx *c, const cJSON *it) {
+  if (!c->locs_ok || !it) return NULL;
+  size_t i = json_loc_hash(it, c->loc_cap);
+  while (c->locs[i].item) {
+    if (c->locs[i].item == it) return &c->locs[i];
+    i = (i + 1) & (c->loc_cap - 1);
+  }
+  return NULL;
+}
+
+static size_t json_count_items(const cJSON *it) {
+  size_t n = 1;
+  for (const cJSON *ch = it->child; ch; ch = ch->next) n += json_count_items(ch);
+  return n;
+}
+
+static const char *json_skip_ws(const char *p, const char *e) {
+  while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+  return p;
+}
+
+static const char *json_skip_string(const char *p, const char *e) {
+  if (p >= e || *p != '"') return NULL;
+  for (p++; p < e && *p != '"'; p++)
+    if (*p == '\\') p++;
+  return p < e ? p + 1 : NULL;
+}
+
+/* Walks the cJSON tree and the text together, recording where each item starts. */
+static const char *json_loc_walk(JsonCtx *c, const cJSON *it, const cJSON *parent, const char *p,
+                                 const char *e) {
+  p = json_skip_ws(p, e);
+  if (p >= e) return NULL;
+  json_loc_put(c, it, parent, (size_t)(p - c->text));
+  if (cJSON_IsObject(it) || cJSON_IsArray(it)) {
+    bool obj = cJSON_IsObject(it);
+    if (*p != (obj ? '{' : '[')) return NULL;
+    p++;
+    for (const cJSON *ch = it->child; ch; ch = ch->next) {
+      p = json_skip_ws(p, e);
+      if (ch != it->child) {
+        if (p >= e || *p != ',') return NULL;
+        p = json_skip_ws(p + 1, e);
+      }
+      if (obj) {
+        p = json_skip_string(p, e);
+        if (!p) return NULL;
+        p = json_skip_ws(p, e);
+        if (p >= e || *p != ':') return NULL;
+        p++;
+      }
+      p = json_loc_walk(c, ch, it, p, e);
+      if (!p) return NULL;
+    }
+    p = json_skip_ws(p, e);
+    if (p >= e || *p != (obj ? '}' : ']')) return NULL;
+    return p + 1;
+  }
+  if (cJSON_IsString(it)) return json_skip_string(p, e);
+  const char *q = p;
+  while (q < e && ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+                   *q == '+' || *q == '-' || *q == '.'))
+    q++;
+  return q > p ? q : NULL;
+}
+
+static void json_locs_build(JsonCtx *c, const cJSON *root, const char *start) {
+  size_t n = json_count_items(root), cap = 16;
+  while (cap < 2 * n) cap *= 2;
+  c->locs = calloc(cap, sizeof *c->locs);
+  c->loc_cap = cap;
+  if (!c->locs) return;
+  c->locs_ok = json_loc_walk(c, root, NULL, start, c->text + c->len) != NULL;
+}
+
+static SrcLoc json_offset_loc(JsonCtx *c, size_t off) {
+  if (off > c->len) off = c->len;
+  if (off < c->cur_off || c->cur_line == 0) {
+    c->cur_off = 0;
+    c->cur_line = 1;
+    c->cur_col = 1;
+  }
+  for (size_t i = c->cur_off; i < off; i++) {
+    if (c->text[i] == '\n') {
+      c->cur_line++;
+      c->cur_col = 1;
+    } else {
+      c->cur_col++;
+    }
+  }
+  c->cur_off = off;
+  return (SrcLoc){c->path, c->cur_line, c->cur_col};
+}
+
+static SrcLoc json_item_loc(JsonCtx *c, const cJSON *it) {
+  const JsonLoc *l = json_loc_get(c, it);
+  if (!l) return (SrcLoc){c->path, 0, 0};
+  return json_offset_loc(c, l->off);
+}
+
+/* The JSON pointer of an item ("/graph/nodes/3"), into buf. */
+static void json_item_path(const JsonCtx *c, const cJSON *it, char *buf, size_t cap) {
+  const cJSON *chain[JSON_MAX_PATH];
+  int n = 0;
+  for (const JsonLoc *l = json_loc_get(c, it); l && l->parent && n < JSON_MAX_PATH;
+       l = json_loc_get(c, l->parent))
+    chain[n++] = l->item;
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int k = n - 1; k >= 0 && used + 1 < cap; k--) {
+    const JsonLoc *l = json_loc_get(c, chain[k]);
+    int w;
+    if (cJSON_IsObject(l->parent)) {
+      w = snprintf(buf + used, cap - used, "/%s", chain[k]->string ? chain[k]->string : "");
+    } else {
+      int idx = 0;
+      for (const cJSON *s = l->parent->child; s && s != chain[k]; s = s->next) idx++;
+      w = snprintf(buf + used, cap - used, "/%d", idx);
+    }
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+  if (used >= cap) buf[cap - 1] = '\0';
+  if (!buf[0]) snprintf(buf, cap, "/");
+}
+
+static bool json_err(JsonCtx *c, const cJSON *it, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static bool json_err(JsonCtx *c, const cJSON *it, const char *fmt, ...) {
+  char path[512], msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  json_item_path(c, it, path, sizeof path);
+  diag_error(c->d, json_item_loc(c, it), "%s: %s", path, msg);
+  return false;
+}
+
+/* ---- typed access ----------------------------------------------------------------------- */
+static const char *json_kind_name(const cJSON *it) {
+  if (!it) return "nothing";
+  if (cJSON_IsObject(it)) return "an object";
+  if (cJSON_IsArray(it)) return "an array";
+  if (cJSON_IsString(it)) return "a string";
+  if (cJSON_IsNumber(it)) return "a number";
+  if (cJSON_IsBool(it)) return "a boolean";
+  if (cJSON_IsNull(it)) return "null";
+  return "an invalid item";
+}
+
+/* Member `key` of object `obj`; reports a missing required member. */
+static const cJSON *json_member(JsonCtx *c, const cJSON *obj, const char *key, bool required) {
+  const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!m && required) json_err(c, obj, "missing member \"%s\"", key);
+  return m;
+}
+
+static bool json_want(JsonCtx *c, const cJSON *it, bool ok, const char *what) {
+  if (ok) return true;
+  return json_err(c, it, "expected %s, found %s", what, json_kind_name(it));
+}
+
+static const char *json_string(JsonCtx *c, const cJSON *obj, const char *key, bool required) {
+  const cJSON *m = json_member(c, obj, key, required);
+  if (!m) return NULL;
+  if (!json_want(c, m, cJSON_IsString(m) && m->valuestring, "a string")) return NULL;
+  return m->valuestring;
+}
+
+/* Exact int64 from the number's text; false (reported) if it is not an integer in range. */
+static bool json_int(JsonCtx *c, const cJSON *it, int64_t *out) {
+  if (!json_want(c, it, cJSON_IsNumber(it), "an integer")) return false;
+  const JsonLoc *l = json_loc_get(c, it);
+  if (l) {
+    const char *p = c->text + l->off, *q = p;
+    if (*q == '-') q++;
+    while (*q >= '0' && *q <= '9') q++;
+    if (*q != '.' && *q != 'e' && *q != 'E') {
+      errno = 0;
+      long long v = strtoll(p, NULL, 10);
+      if (errno == ERANGE) return json_err(c, it, "integer out of the int64 range");
+      *out = v;
+      return true;
+    }
+  }
+  double x = it->valuedouble;
+  if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0) || x != (double)(int64_t)x)
+    return json_err(c, it, "expected an integer, found %g", x);
+  *out = (int64_t)x;
+  return true;
+}
+
+/* A float: a number, or "nan", "inf", "-inf" (JSON has no literal for them). */
+static bool json_float(JsonCtx *c, const cJSON *it, double *out) {
+  if (cJSON_IsNumber(it)) {
+    *out = it->valuedouble;
+    return true;
+  }
+  if (cJSON_IsString(it) && it->valuestring) {
+    const char *s = it->valuestring;
+    if (strcmp(s, "nan") == 0 || strcmp(s, "-nan") == 0) {
+      *out = s[0] == '-' ? -NAN : NAN;
+      return true;
+    }
+    if (strcmp(s, "inf") == 0 || strcmp(s, "+inf") == 0 || strcmp(s, "-inf") == 0) {
+      *out = s[0] == '-' ? -INFINITY : INFINITY;
+      return true;
+    }
+  }
+  return json_err(c, it, "expected a number or \"nan\"/\"inf\"/\"-inf\", found %s",
+                  json_kind_name(it));
+}
+
+static bool json_valid_name(const char *s) {
+  if (!s || !*s) return false;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+          *s == '_' || *s == '.'))
+      return false;
+  return true;
+}
+
+/* A dtype name and a shape array; fills dtype/ndim/shape. */
+static bool json_dtype_shape(JsonCtx *c, const cJSON *obj, DType *dt, int *ndim, int64_t *shape) {
+  const char *ds = json_string(c, obj, "dtype", true);
+  if (!ds) return false;
+  *dt = ir_dtype_from_name(ds);
+  if (*dt == DT_UNDEF)
+    return json_err(c, cJSON_GetObjectItemCaseSensitive(obj, "dtype"),
+                    "unknown dtype \"%s\" (float32, float64, float16, bfloat16, int64, int32, "
+                    "int16, int8, uint8, bool)", ds);
+  const cJSON *sh = json_member(c, obj, "shape", true);
+  if (!sh || !json_want(c, sh, cJSON_IsArray(sh), "an array of extents")) return false;
+  int n = cJSON_GetArraySize(sh);
+  if (n > IR_MAX_DIMS) return json_err(c, sh, "rank %d exceeds the limit of %d", n, IR_MAX_DIMS);
+  int k = 0;
+  for (const cJSON *e = sh->child; e; e = e->next, k++) {
+    if (!json_int(c, e, &shape[k])) return false;
+    if (shape[k] < 0) return json_err(c, e, "negative extent %lld", (long long)shape[k]);
+  }
+  *ndim = n;
+  return true;
+}
+
+/* ---- type strings ------------------------------------------------------------------------ */
+typedef struct TypeParser {
+  Arena *a;
+  const char *s, *p;
+  const char *err;
+} TypeParser;
+
+static void tp_ws(TypeParser *t) {
+  while (*t->p == ' ') t->p++;
+}
+
+static bool tp_eat(TypeParser *t, char ch) {
+  tp_ws(t);
+  if (*t->p != ch) return false;
+  t->p++;
+  return true;
+}
+
+static size_t tp_ident(TypeParser *t) {
+  tp_ws(t);
+  const char *q = t->p;
+  while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || *q == '_' ||
+         (q > t->p && ((*q >= '0' && *q <= '9') || *q == '.')))
+    q++;
+  return (size_t)(q - t->p);
+}
+
+static Type *tp_fail(TypeParser *t, const char *msg) {
+  if (!t->err) t->err = msg;
+  return NULL;
+}
+
+static bool tp_int(TypeParser *t, int64_t *out) {
+  tp_ws(t);
+  char *end;
+  errno = 0;
+  long long v = strtoll(t->p, &end, 10);
+  if (end == t->p || errno == ERANGE) return false;
+  t->p = end;
+  *out = v;
+  return true;
+}
+
+static Type *tp_type(TypeParser *t, int depth);
+
+/* After "Float": "(2, *, strides=[3, 1], requires_grad=0, device=cpu)" or nothing. */
+static Type *tp_tensor_dims(TypeParser *t, DType dt) {
+  Type *ty = ir_type_new(t->a, TY_TENSOR);
+  ty->dtype = dt;
+  if (!tp_eat(t, '(')) return ty;
+  ty->ndim = 0;
+  bool strides_known = false;
+  int nstrides = 0;
+  if (tp_eat(t, ')')) return ty;
+  for (;;) {
+    tp_ws(t);
+    size_t n = tp_ident(t);
+    if (n && t->p[n] == '=' ) {
+      const char *key = t->p;
+      t->p += n + 1;
+      if (n == 7 && strncmp(key, "strides", 7) == 0) {
+        if (!tp_eat(t, '[')) return tp_fail(t, "expected '[' after strides=");
+        strides_known = true;
+        if (!tp_eat(t, ']')) {
+          do {
+            int64_t s = -1;
+            if (tp_eat(t, '*')) strides_known = false;
+            else if (!tp_int(t, &s)) return tp_fail(t, "bad stride");
+            if (nstrides >= IR_MAX_DIMS) return tp_fail(t, "too many strides");
+            ty->strides[nstrides++] = s;
+          } while (tp_eat(t, ','));
+          if (!tp_eat(t, ']')) return tp_fail(t, "expected ']' after strides");
+        }
+      } else if (n == 13 && strncmp(key, "requires_grad", 13) == 0) {
+        int64_t rg;
+        if (!tp_int(t, &rg) || (rg != 0 && rg != 1)) return tp_fail(t, "bad requires_grad");
+        ty->requires_grad = (int)rg;
+      } else if (n == 6 && strncmp(key, "device", 6) == 0) {
+        tp_ws(t);
+        const char *q = t->p;
+        while ((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == ':' || *q == '_') q++;
+        if (q == t->p) return tp_fail(t, "bad device");
+        ty->device = arena_strndup(t->a, t->p, (size_t)(q - t->p));
+        t->p = q;
+      } else {
+        return tp_fail(t, "unknown tensor type property");
+      }
+    } else {
+      int64_t e = -1;
+      if (n == 2 && strncmp(t->p, "SS", 2) == 0) {
+        t->p += 2;
+        int64_t sym;
+        if (!tp_eat(t, '(') || !tp_int(t, &sym) || !tp_eat(t, ')'))
+          return tp_fail(t, "bad symbolic extent");
+      } else if (!tp_eat(t, '*')) {
+        if (!tp_int(t, &e) || e < 0) return tp_fail(t, "bad extent");
+      }
+      if (ty->ndim >= IR_MAX_DIMS) return tp_fail(t, "rank exceeds the limit");
+      ty->shape[ty->ndim++] = e;
+    }
+    if (tp_eat(t, ')')) break;
+    if (!tp_eat(t, ',')) return tp_fail(t, "expected ',' or ')' in tensor type");
+  }
+  if (strides_known) {
+    if (nstrides != ty->ndim) return tp_fail(t, "strides do not match the rank");
+    ty->has_strides = true;
+  } else {
+    memset(ty->strides, 0, sizeof ty->strides);
+  }
+  return ty;
+}
+
+/* Comma-separated types up to `close`; the opening bracket is eaten already. */
+static Type *tp_list_of(TypeParser *t, Type *tuple, char close, int depth) {
+  if (tp_eat(t, close)) return tuple;
+  Type *elems[64];
+  int n = 0;
+  do {
+    Type *e = tp_type(t, depth + 1);
+    if (!e) return NULL;
+    if (n >= 64) return tp_fail(t, "too many tuple elements");
+    elems[n++] = e;
+  } while (tp_eat(t, ','));
+  if (!tp_eat(t, close)) return tp_fail(t, close == ')' ? "expected ')'" : "expected ']'");
+  tuple->nelems = n;
+  tuple->elems = arena_memdup(t->a, elems, sizeof(Type *) * (size_t)n);
+  return tuple;
+}
+
+static Type *tp_wrap(TypeParser *t, TypeKind k, Type *elem) {
+  Type *w = ir_type_new(t->a, k);
+  w->elem = elem;
+  return w;
+}
+
+static Type *tp_base(TypeParser *t, int depth) {
+  static const struct {
+    const char *name;
+    TypeKind kind;
+  } simple[] = {
+      {"int", TY_INT},           {"float", TY_FLOAT},         {"bool", TY_BOOL},
+      {"NoneType", TY_NONE},     {"None", TY_NONE},           {"str", TY_STR},
+      {"Device", TY_DEVICE},     {"Scalar", TY_NUMBER},       {"number", TY_NUMBER},
+      {"Layout", TY_LAYOUT},     {"ScalarType", TY_SCALARTYPE}, {"MemoryFormat", TY_MEMFORMAT},
+      {"Any", TY_ANY},           {"Generator", TY_ANY},       {"Storage", TY_ANY},
+  };
+  if (depth > JSON_MAX_TYPE_DEPTH) return tp_fail(t, "type nested too deeply");
+  if (tp_eat(t, '(')) return tp_list_of(t, ir_type_new(t->a, TY_TUPLE), ')', depth);
+  size_t n = tp_ident(t);
+  if (!n) return tp_fail(t, "expected a type");
+  char name[128];
+  if (n >= sizeof name) return tp_fail(t, "type name too long");
+  memcpy(name, t->p, n);
+  name[n] = '\0';
+  t->p += n;
+  if (strcmp(name, "Tensor") == 0) return ir_type_new(t->a, TY_TENSOR);
+  DType dt = ir_dtype_from_torch_name(name);
+  if (dt != DT_UNDEF) return tp_tensor_dims(t, dt);
+  for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
+    if (strcmp(name, simple[i].name) == 0) return ir_type_new(t->a, simple[i].kind);
+  if (strcmp(name, "List") == 0 || strcmp(name, "Optional") == 0) {
+    if (!tp_eat(t, '[')) return tp_fail(t, "expected '['");
+    Type *e = tp_type(t, depth + 1);
+    if (!e) return NULL;
+    if (!tp_eat(t, ']')) return tp_fail(t, "expected ']'");
+    return tp_wrap(t, name[0] == 'L' ? TY_LIST : TY_OPTIONAL, e);
+  }
+  if (strcmp(name, "Tuple") == 0) {
+    if (!tp_eat(t, '[')) return tp_fail(t, "expected '['");
+    return tp_list_of(t, ir_type_new(t->a, TY_TUPLE), ']', depth);
+  }
+  if (strcmp(name, "Union") == 0 || strcmp(name, "Dict") == 0) {
+    char close = tp_eat(t, '[') ? ']' : tp_eat(t, '(') ? ')' : 0;
+    if (!close) return tp_fail(t, "expected '[' or '('");
+    if (!tp_list_of(t, ir_type_new(t->a, TY_TUPLE), close, depth)) return NULL;
+    return ir_type_new(t->a, TY_ANY);
+  }
+  if (strchr(name, '.') || strncmp(name, "__torch__", 9) == 0) {
+    Type *ty = ir_type_new(t->a, TY_CLASS);
+    ty->name = arena_strdup(t->a, name);
+    return ty;
+  }
+  t->p -= n;
+  return tp_fail(t, "unknown type name");
+}
+
+static Type *tp_type(TypeParser *t, int depth) {
+  Type *ty = tp_base(t, depth);
+  while (ty) {
+    tp_ws(t);
+    if (t->p[0] == '[' && t->p[1] == ']') {
+      t->p += 2;
+      ty = tp_wrap(t, TY_LIST, ty);
+    } else if (t->p[0] == '?') {
+      t->p++;
+      ty = tp_wrap(t, TY_OPTIONAL, ty);
+    } else {
+      break;
+    }
+  }
+  return ty;
+}
+
+static Type *json_type(JsonCtx *c, const cJSON *obj, const char *key) {
+  const char *s = json_string(c, obj, key, true);
+  if (!s) return NULL;
+  TypeParser t = {c->a, s, s, NULL};
+  Type *ty = tp_type(&t, 0);
+  if (ty) {
+    tp_ws(&t);
+    if (*t.p) ty = tp_fail(&t, "unexpected text after the type");
+  }
+  if (!ty) {
+    json_err(c, cJSON_GetObjectItemCaseSensitive(obj, key), "bad type \"%s\": %s at column %d", s,
+             t.err ? t.err : "syntax error", (int)(t.p - s) + 1);
+    return NULL;
+  }
+  return ty;
+}
+
+/* ---- tensors and attributes ------------------------------------------------------------- */
+static int json_b64_digit(unsigned char ch) {
+  if (ch >= 'A' && ch <= 'Z') return ch - 'A';
+  if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
+  if (ch >= '0' && ch <= '9') return ch - '0' + 52;
+  if (ch == '+') return 62;
+  if (ch == '/') return 63;
+  return -1;
+}
+
+/* Strict base64 (padded). Returns the decoded length, or (size_t)-1. */
+static size_t json_b64_decode(const char *s, size_t n, unsigned char *out) {
+  if (n % 4) return (size_t)-1;
+  size_t o = 0;
+  for (size_t i = 0; i < n; i += 4) {
+    int v[4], pad = 0;
+    for (int k = 0; k < 4; k++) {
+      unsigned char ch = (unsigned char)s[i + k];
+      if (ch == '=' && i + 4 == n && k >= 2) {
+        v[k] = 0;
+        pad++;
+      } else if (pad || (v[k] = json_b64_digit(ch)) < 0) {
+        return (size_t)-1;
+      }
+    }
+    uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+    out[o++] = (unsigned char)(w >> 16);
+    if (pad < 2) out[o++] = (unsigned char)(w >> 8);
+    if (pad < 1) out[o++] = (unsigned char)w;
+  }
+  return o;
+}
+
+static void json_shape_str(char *buf, size_t cap, int ndim, const int64_t *shape) {
+  size_t u = (size_t)snprintf(buf, cap, "[");
+  for (int i = 0; i < ndim && u < cap; i++)
+    u += (size_t)snprintf(buf + u, cap - u, "%s%lld", i ? ", " : "", (long long)shape[i]);
+  if (u < cap) snprintf(buf + u, cap - u, "]");
+}
+
+static IrTensor *json_tensor(JsonCtx *c, const cJSON *obj) {
+  IrTensor *t = arena_alloc(c->a, sizeof *t);
+  if (!json_dtype_shape(c, obj, &t->dtype, &t->ndim, t->shape)) return NULL;
+  size_t nbytes = ir_dtype_size(t->dtype);
+  for (int i = 0; i < t->ndim; i++) {
+    if (t->shape[i] && nbytes > SIZE_MAX / 2 / (size_t)t->shape[i])
+      return json_err(c, obj, "tensor too large"), NULL;
+    nbytes *= (size_t)t->shape[i];
+  }
+  t->nbytes = nbytes;
+  char shs[160];
+  json_shape_str(shs, sizeof shs, t->ndim, t->shape);
+  const cJSON *data = cJSON_GetObjectItemCaseSensitive(obj, "data");
+  const cJSON *off = cJSON_GetObjectItemCaseSensitive(obj, "offset");
+  if (data && off) return json_err(c, obj, "a tensor has either \"data\" or \"offset\", not both"), NULL;
+  if (data) {
+    if (!json_want(c, data, cJSON_IsString(data) && data->valuestring, "a base64 string")) return NULL;
+    size_t n = strlen(data->valuestring);
+    unsigned char *buf = arena_alloc(c->a, n / 4 * 3 + 1);
+    size_t got = json_b64_decode(data->valuestring, n, buf);
+    if (got == (size_t)-1) return json_err(c, data, "invalid base64 data"), NULL;
+    if (got != nbytes)
+      return json_err(c, data, "tensor data has %zu bytes, but shape %s of %s needs %zu", got, shs,
+                      ir_dtype_name(t->dtype), nbytes),
+             NULL;
+    t->data = buf;
+    return t;
+  }
+  if (!off) return json_err(c, obj, "a tensor needs \"data\" (base64) or \"offset\"/\"nbytes\" "
+                                    "(in the weights file)"), NULL;
+  int64_t o, nb;
+  const cJSON *nbi = json_member(c, obj, "nbytes", true);
+  if (!nbi || !json_int(c, off, &o) || !json_int(c, nbi, &nb)) return NULL;
+  if (!c->wdata)
+    return json_err(c, off, "tensor data in a weights file, but the JSON names none "
+                            "(top-level \"weights\")"), NULL;
+  if (nb < 0 || (uint64_t)nb != (uint64_t)nbytes)
+    return json_err(c, nbi, "nbytes is %lld, but shape %s of %s needs %zu", (long long)nb, shs,
+                    ir_dtype_name(t->dtype), nbytes),
+           NULL;
+  if (o < 0 || (uint64_t)o > c->wlen || (uint64_t)nb > c->wlen - (uint64_t)o)
+    return json_err(c, off, "bytes [%lld, %lld) lie beyond the end of weights file '%s' (%zu bytes)",
+                    (long long)o, (long long)o + (long long)nb, c->wpath, c->wlen),
+           NULL;
+  const unsigned char *p = c->wdata + o;
+  t->data = (o % 16) ? arena_memdup(c->a, p, nbytes ? nbytes : 1) : (void *)p;
+  return t;
+}
+
+static bool json_attr(JsonCtx *c, Node *n, const cJSON *a) {
+  if (!json_want(c, a, cJSON_IsObject(a), "an attribute object {\"type\", \"value\"}")) return false;
+  const char *ty = json_string(c, a, "type", true);
+  if (!ty) return false;
+  const char *name = a->string;
+  bool constant_value = ir_node_is(n, "prim::Constant") && strcmp(name, "value") == 0;
+  if (strcmp(ty, "tensor") == 0) {
+    IrTensor *t = json_tensor(c, a);
+    if (!t) return false;
+    ir_node_add_attr(n, name, ATTR_TENSOR)->t = t;
+    return true;
+  }
+  if (strcmp(ty, "none") == 0) {
+    if (!constant_value) ir_node_add_attr(n, name, ATTR_NONE);
+    return true;
+  }
+  static const struct {
+    const char *name;
+    AttrKind kind;
+  } kinds[] = {{"int", ATTR_INT},       {"float", ATTR_FLOAT},   {"bool", ATTR_BOOL},
+               {"str", ATTR_STR},       {"device", ATTR_DEVICE}, {"ints", ATTR_INTS},
+               {"floats", ATTR_FLOATS}, {"bools", ATTR_BOOLS},   {"strs", ATTR_STRS}};
+  int k = -1;
+  for (int i = 0; i < (int)(sizeof kinds / sizeof kinds[0]); i++)
+    if (strcmp(ty, kinds[i].name) == 0) k = i;
+  if (k < 0)
+    return json_err(c, cJSON_GetObjectItemCaseSensitive(a, "type"),
+                    "unknown attribute type \"%s\" (int, float, bool, str, device, none, tensor, "
+                    "ints, floats, bools, strs)", ty);
+  const cJSON *v = json_member(c, a, "value", true);
+  if (!v) return false;
+  AttrKind kind = kinds[k].kind;
+  Attr tmp = {0};
+  switch (kind) {
+  case ATTR_INT:
+    if (!json_int(c, v, &tmp.i)) return false;
+    break;
+  case ATTR_FLOAT:
+    if (!json_float(c, v, &tmp.f)) return false;
+    break;
+  case ATTR_BOOL:
+    if (!json_want(c, v, cJSON_IsBool(v), "true or false")) return false;
+    tmp.i = cJSON_IsTrue(v);
+    break;
+  case ATTR_STR:
+  case ATTR_DEVICE:
+    if (!json_want(c, v, cJSON_IsString(v) && v->valuestring, "a string")) return false;
+    tmp.s = arena_strdup(c->a, v->valuestring);
+    break;
+  default: {
+    if (!json_want(c, v, cJSON_IsArray(v), "an array")) return false;
+    int cnt = cJSON_GetArraySize(v), i = 0;
+    size_t cap = (size_t)(cnt ? cnt : 1);
+    if (kind == ATTR_INTS || kind == ATTR_BOOLS) tmp.ints = arena_alloc(c->a, cap * sizeof(int64_t));
+    if (kind == ATTR_FLOATS) tmp.floats = arena_alloc(c->a, cap * sizeof(double));
+    if (kind == ATTR_STRS) tmp.strs = arena_alloc(c->a, cap * sizeof(char *));
+    for (const cJSON *e = v->child; e; e = e->next, i++) {
+      if (kind == ATTR_INTS) {
+        if (!json_int(c, e, &tmp.ints[i])) return false;
+      } else if (kind == ATTR_BOOLS) {
+        if (!json_want(c, e, cJSON_IsBool(e), "true or false")) return false;
+        tmp.ints[i] = cJSON_IsTrue(e);
+      } else if (kind == ATTR_FLOATS) {
+        if (!json_float(c, e, &tmp.floats[i])) return false;
+      } else {
+        if (!json_want(c, e, cJSON_IsString(e) && e->valuestring, "a string")) return false;
+        tmp.strs[i] = arena_strdup(c->a, e->valuestring);
+      }
+    }
+    tmp.n = cnt;
+  }
+  }
+  Attr *at = ir_node_add_attr(n, name, kind);
+  tmp.name = at->name;
+  tmp.kind = kind;
+  *at = tmp;
+  return true;
+}
+
+/* ---- values and scopes ------------------------------------------------------------------ */
+static Block *json_value_block(const Value *v) { return v->def ? v->def->owner : v->param_of; }
+
+static Value *json_use(JsonCtx *c, Block *b, const cJSON *it) {
+  if (!json_want(c, it, cJSON_IsString(it) && it->valuestring, "a value name")) return NULL;
+  const char *name = it->valuestring;
+  Value *v = ir_find_value(c->g, name);
+  if (!v) return json_err(c, it, "undefined value '%%%s'", name), NULL;
+  Block *vb = json_value_block(v);
+  for (Block *x = b; x; x = x->owner ? x->owner->owner : NULL)
+    if (x == vb) return v;
+  return json_err(c, it, "value '%%%s' is used outside the block that defines it", name), NULL;
+}
+
+/* {"name", "type"} of a fresh value; checks the name. */
+static bool json_def(JsonCtx *c, const cJSON *it, const char **name, Type **ty) {
+  if (!json_want(c, it, cJSON_IsObject(it), "an object {\"name\", \"type\"}")) return false;
+  *name = json_string(c, it, "name", true);
+  if (!*name) return false;
+  const cJSON *ni = cJSON_GetObjectItemCaseSensitive(it, "name");
+  if (!json_valid_name(*name))
+    return json_err(c, ni, "bad value name \"%s\" (letters, digits, '_' and '.')", *name);
+  if (ir_name_taken(c->g, *name)) return json_err(c, ni, "value '%%%s' is defined twice", *name);
+  *ty = json_type(c, it, "type");
+  return *ty != NULL;
+}
+
+static bool json_nodes(JsonCtx *c, Block *b, const cJSON *arr);
+
+static bool json_block(JsonCtx *c, Block *b, const cJSON *obj) {
+  if (!json_want(c, obj, cJSON_IsObject(obj), "a block {\"inputs\", \"nodes\", \"outputs\"}"))
+    return false;
+  const cJSON *ins = json_member(c, obj, "inputs", true);
+  if (!ins || !json_want(c, ins, cJSON_IsArray(ins), "an array")) return false;
+  for (const cJSON *e = ins->child; e; e = e->next) {
+    const char *name;
+    Type *ty;
+    if (!json_def(c, e, &name, &ty)) return false;
+    ir_block_add_param(b, ty, name)->loc = json_item_loc(c, e);
+  }
+  const cJSON *nodes = json_member(c, obj, "nodes", true);
+  if (!nodes || !json_nodes(c, b, nodes)) return false;
+  const cJSON *outs = json_member(c, obj, "outputs", true);
+  if (!outs || !json_want(c, outs, cJSON_IsArray(outs), "an array of value names")) return false;
+  for (const cJSON *e = outs->child; e; e = e->next) {
+    Value *v = json_use(c, b, e);
+    if (!v) return false;
+    ir_block_add_ret(b, v);
+  }
+  return true;
+}
+
+/* A tensor constant's output type takes the tensor's dtype and shape. */
+static bool json_constant_type(JsonCtx *c, const cJSON *it, Node *n, Type **ty) {
+  const Attr *a = ir_node_attr(n, "value");
+  if (!a || a->kind != ATTR_TENSOR) return true;
+  const IrTensor *t = a->t;
+  Type *old = *ty;
+  if (old->kind != TY_TENSOR)
+    return json_err(c, it, "constant of type %s holds a tensor", ir_type_str(c->a, old));
+  bool shape_ok = old->ndim < 0 || old->ndim == t->ndim;
+  for (int i = 0; shape_ok && old->ndim >= 0 && i < t->ndim; i++)
+    shape_ok = old->shape[i] < 0 || old->shape[i] == t->shape[i];
+  if ((old->dtype != DT_UNDEF && old->dtype != t->dtype) || !shape_ok) {
+    char shs[160];
+    json_shape_str(shs, sizeof shs, t->ndim, t->shape);
+    return json_err(c, it, "constant of type %s holds a %s tensor of shape %s",
+                    ir_type_str(c->a, old), ir_dtype_name(t->dtype), shs);
+  }
+  Type *nt = ir_type_tensor(c->a, t->dtype, t->ndim, t->shape);
+  nt->requires_grad = 0;
+  nt->device = old->device ? old->device : "cpu";
+  *ty = nt;
+  return true;
+}
+
+static bool json_node(JsonCtx *c, Block *b, const cJSON *obj) {
+  if (!json_want(c, obj, cJSON_IsObject(obj), "a node object")) return false;
+  const char *kind = json_string(c, obj, "kind", true);
+  if (!kind) return false;
+  if (!strstr(kind, "::") || strstr(kind, "::") == kind)
+    return json_err(c, cJSON_GetObjectItemCaseSensitive(obj, "kind"),
+                    "bad node kind \"%s\" (want namespace::name)", kind);
+  const cJSON *ins = json_member(c, obj, "inputs", true);
+  if (!ins || !json_want(c, ins, cJSON_IsArray(ins), "an array of value names")) return false;
+  const cJSON *outs = json_member(c, obj, "outputs", true);
+  if (!outs || !json_want(c, outs, cJSON_IsArray(outs), "an array of {\"name\", \"type\"}"))
+    return false;
+  Node *n = ir_node_new(c->g, arena_strdup(c->a, kind), NULL, 0, 0, NULL);
+  n->loc = json_item_loc(c, obj);
+  for (const cJSON *e = ins->child; e; e = e->next) {
+    Value *v = json_use(c, b, e);
+    if (!v) return false;
+    ir_node_add_input(n, v);
+  }
+  const char *src = json_string(c, obj, "source", false);
+  if (cJSON_GetObjectItemCaseSensitive(obj, "source") && !src) return false;
+  if (src && *src) n->py_loc = arena_strdup(c->a, src);
+  const char *scope = json_string(c, obj, "scope", false);
+  if (cJSON_GetObjectItemCaseSensitive(obj, "scope") && !scope) return false;
+  if (scope && *scope) n->scope = arena_strdup(c->a, scope);
+  const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(obj, "attrs");
+  if (attrs) {
+    if (!json_want(c, attrs, cJSON_IsObject(attrs), "an object of attributes")) return false;
+    for (const cJSON *a = attrs->child; a; a = a->next) {
+      if (!a->string || !*a->string) return json_err(c, a, "empty attribute name");
+      if (ir_node_attr(n, a->string)) return json_err(c, a, "attribute \"%s\" given twice", a->string);
+      if (!json_attr(c, n, a)) return false;
+    }
+  }
+  bool is_const = strcmp(kind, "prim::Constant") == 0;
+  if (is_const && (n->ninputs != 0 || cJSON_GetArraySize(outs) != 1))
+    return json_err(c, obj, "prim::Constant takes no inputs and has one output");
+  ir_append(b, n);
+  const cJSON *blocks = cJSON_GetObjectItemCaseSensitive(obj, "blocks");
+  if (blocks) {
+    if (!json_want(c, blocks, cJSON_IsArray(blocks), "an array of blocks")) return false;
+    for (const cJSON *e = blocks->child; e; e = e->next)
+      if (!json_block(c, ir_node_add_block(n), e)) return false;
+  }
+  for (const cJSON *e = outs->child; e; e = e->next) {
+    const char *name;
+    Type *ty;
+    if (!json_def(c, e, &name, &ty)) return false;
+    if (is_const && !json_constant_type(c, e, n, &ty)) return false;
+    ir_node_add_output(n, ty, name)->loc = json_item_loc(c, e);
+  }
+  return true;
+}
+
+static bool json_nodes(JsonCtx *c, Block *b, const cJSON *arr) {
+  if (!json_want(c, arr, cJSON_IsArray(arr), "an array of nodes")) return false;
+  for (const cJSON *e = arr->child; e; e = e->next)
+    if (!json_node(c, b, e)) return false;
+  return true;
+}
+
+/* ---- top level ---------------------------------------------------------------------------- */
+static bool json_graph_input(JsonCtx *c, const cJSON *e) {
+  const char *name;
+  Type *ty;
+  if (!json_def(c, e, &name, &ty)) return false;
+  if (cJSON_GetObjectItemCaseSensitive(e, "dtype") || cJSON_GetObjectItemCaseSensitive(e, "shape")) {
+    DType dt;
+    int ndim;
+    int64_t shape[IR_MAX_DIMS];
+    if (!json_dtype_shape(c, e, &dt, &ndim, shape)) return false;
+    if (ty->kind != TY_TENSOR)
+      return json_err(c, e, "dtype/shape given for input '%%%s' of type %s", name,
+                      ir_type_str(c->a, ty));
+    bool ok = (ty->dtype == DT_UNDEF || ty->dtype == dt) && (ty->ndim < 0 || ty->ndim == ndim);
+    for (int i = 0; ok && ty->ndim >= 0 && i < ndim; i++) ok = ty->shape[i] < 0 || ty->shape[i] == shape[i];
+    if (!ok) {
+      char shs[160];
+      json_shape_str(shs, sizeof shs, ndim, shape);
+      return json_err(c, e, "input '%%%s' of type %s does not match its example (%s, shape %s)", name,
+                      ir_type_str(c->a, ty), ir_dtype_name(dt), shs);
+    }
+    Type *nt = ir_type_tensor(c->a, dt, ndim, shape);
+    nt->requires_grad = ty->requires_grad >= 0 ? ty->requires_grad : 0;
+    nt->device = ty->device ? ty->device : "cpu";
+    ty = nt;
+  }
+  ir_block_add_param(c->g->top, ty, name)->loc = json_item_loc(c, e);
+  return true;
+}
+
+static bool json_structure(JsonCtx *c, const cJSON *it, int depth) {
+  if (!json_want(c, it, cJSON_IsObject(it), "an output structure object {\"kind\", ...}")) return false;
+  if (depth > 200) return json_err(c, it, "output structure nested too deeply");
+  const char *k = json_string(c, it, "kind", true);
+  if (!k) return false;
+  if (strcmp(k, "tuple") == 0 || strcmp(k, "list") == 0) {
+    const cJSON *el = json_member(c, it, "elems", true);
+    if (!el || !json_want(c, el, cJSON_IsArray(el), "an array")) return false;
+    for (const cJSON *e = el->child; e; e = e->next)
+      if (!json_structure(c, e, depth + 1)) return false;
+    return true;
+  }
+  if (strcmp(k, "tensor") == 0) {
+    DType dt;
+    int ndim;
+    int64_t shape[IR_MAX_DIMS];
+    return json_dtype_shape(c, it, &dt, &ndim, shape);
+  }
+  static const char *leaves[] = {"int", "float", "bool", "none", "str", "device"};
+  for (size_t i = 0; i < sizeof leaves / sizeof leaves[0]; i++)
+    if (strcmp(k, leaves[i]) == 0) return true;
+  return json_err(c, cJSON_GetObjectItemCaseSensitive(it, "kind"), "unknown output kind \"%s\"", k);
+}
+
+static char *json_sibling_path(Arena *a, const char *json_path, const char *file) {
+  if (file[0] == '/') return arena_strdup(a, file);
+  const char *slash = strrchr(json_path, '/');
+  if (!slash) return arena_strdup(a, file);
+  return arena_printf(a, "%.*s/%s", (int)(slash - json_path), json_path, file);
+}
+
+/* Reads the whole file into the arena; on failure returns NULL with errno set. */
+static unsigned char *json_read_all(Arena *a, const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 1 << 16, n = 0;
+  unsigned char *buf = malloc(cap);
+  while (buf) {
+    if (n == cap) {
+      unsigned char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+      if (!nb) {
+        free(buf);
+        buf = NULL;
+        errno = ENOMEM;
+        break;
+      }
+      buf = nb;
+      cap *= 2;
+    }
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (got == 0) {
+      if (ferror(f)) {
+        free(buf);
+        buf = NULL;
+        errno = EIO;
+      }
+      break;
+    }
+  }
+  fclose(f);
+  if (!buf) return NULL;
+  unsigned char *out = arena_alloc(a, n + 1);
+  memcpy(out, buf, n);
+  free(buf);
+  *len = n;
+  return out;
+}
+
+static bool json_weights(JsonCtx *c, const cJSON *root) {
+  const cJSON *w = cJSON_GetObjectItemCaseSensitive(root, "weights");
+  if (!w) return true;
+  if (!json_want(c, w, cJSON_IsObject(w), "an object {\"file\", \"nbytes\"}")) return false;
+  const char *file = json_string(c, w, "file", true);
+  const cJSON *nbi = json_member(c, w, "nbytes", true);
+  int64_t nb;
+  if (!file || !nbi || !json_int(c, nbi, &nb)) return false;
+  if (!*file) return json_err(c, cJSON_GetObjectItemCaseSensitive(w, "file"), "empty file name");
+  c->wpath = json_sibling_path(c->a, c->path, file);
+  c->wdata = json_read_all(c->a, c->wpath, &c->wlen);
+  if (!c->wdata)
+    return json_err(c, cJSON_GetObjectItemCaseSensitive(w, "file"), "cannot read weights file '%s': %s",
+                    c->wpath, strerror(errno));
+  if (nb < 0 || (uint64_t)nb != (uint64_t)c->wlen)
+    return json_err(c, nbi, "weights file '%s' has %zu bytes, but the JSON says %lld%s", c->wpath,
+                    c->wlen, (long long)nb,
+                    (uint64_t)nb > (uint64_t)c->wlen ? " (truncated file?)" : "");
+  return true;
+}
+
+static bool json_build(JsonCtx *c, const cJSON *root) {
+  if (!json_want(c, root, cJSON_IsObject(root), "a top-level object")) return false;
+  const char *fmt = json_string(c, root, "format", true);
+  if (!fmt) return false;
+  if (strcmp(fmt, "mc-graph") != 0)
+    return json_err(c, cJSON_GetObjectItemCaseSensitive(root, "format"),
+                    "format is \"%s\", expected \"mc-graph\"", fmt);
+  const cJSON *ver = json_member(c, root, "version", true);
+  int64_t v;
+  if (!ver || !json_int(c, ver, &v)) return false;
+  if (v != 1)
+    return json_err(c, ver, "unsupported version %lld (this mc reads version 1)", (long long)v);
+  if (!json_weights(c, root)) return false;
+  const cJSON *g = json_member(c, root, "graph", true);
+  if (!g || !json_want(c, g, cJSON_IsObject(g), "an object")) return false;
+  const cJSON *ins = json_member(c, g, "inputs", true);
+  if (!ins || !json_want(c, ins, cJSON_IsArray(ins), "an array of inputs")) return false;
+  for (const cJSON *e = ins->child; e; e = e->next)
+    if (!json_graph_input(c, e)) return false;
+  Block *top = c->g->top;
+  c->g->has_self = top->nparams > 0 && top->params[0]->type->kind == TY_CLASS;
+  const cJSON *nodes = json_member(c, g, "nodes", true);
+  if (!nodes || !json_nodes(c, top, nodes)) return false;
+  const cJSON *outs = json_member(c, g, "outputs", true);
+  if (!outs || !json_want(c, outs, cJSON_IsArray(outs), "an array of value names")) return false;
+  for (const cJSON *e = outs->child; e; e = e->next) {
+    Value *val = json_use(c, top, e);
+    if (!val) return false;
+    ir_block_add_ret(top, val);
+  }
+  const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "output_structure");
+  if (st && !json_structure(c, st, 0)) return false;
+  return true;
+}
+
+static void json_unregister(Diag *d, const SrcFile *f) {
+  for (int i = 0; i < d->nfiles; i++) {
+    if (d->files[i] != f) continue;
+    memmove(&d->files[i], &d->files[i + 1], sizeof d->files[0] * (size_t)(d->nfiles - i - 1));
+    d->nfiles--;
+    i--;
+  }
+}
+
+static Graph *json_parse_owned(Graph *g, const char *text, size_t len, Diag *d,
+                               const char ***deps_out, int *ndeps_out) {
+  JsonCtx c = {.d = d, .g = g, .a = g->arena, .path = g->path, .text = text, .len = len};
+  SrcFile *sf = arena_alloc(c.a, sizeof *sf);
+  *sf = (SrcFile){g->path, text, len};
+  diag_add_file(d, sf);
+  bool ok = false;
+  size_t start = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  const char *end = NULL;
+  /* The length includes the terminating NUL: cJSON then requires it right after the value. */
+  cJSON *root = cJSON_ParseWithLengthOpts(text + start, len - start + 1, &end, 1);
+  if (!root) {
+    size_t off = end && end >= text ? (size_t)(end - text) : len;
+    if (off > len) off = len;
+    SrcLoc loc = json_offset_loc(&c, off);
+    if (off >= len)
+      diag_error(d, loc, "invalid JSON: unexpected end of file (truncated?)");
+    else if (text[off] == '\0')
+      diag_error(d, loc, "invalid JSON: NUL byte");
+    else if ((unsigned char)text[off] >= 0x20 && (unsigned char)text[off] < 0x7f)
+      diag_error(d, loc, "invalid JSON: unexpected '%c'", text[off]);
+    else
+      diag_error(d, loc, "invalid JSON: unexpected byte 0x%02x", (unsigned char)text[off]);
+  } else if (end && end < text + len) {
+    diag_error(d, json_offset_loc(&c, (size_t)(end - text)), "invalid JSON: %s after the top-level value",
+               *end ? "text" : "NUL byte");
+  } else {
+    json_locs_build(&c, root, text + start);
+    ok = json_build(&c, root);
+  }
+  cJSON_Delete(root);
+  free(c.locs);
+  if (!ok) {
+    json_unregister(d, sf);
+    ir_graph_free(g);
+    return NULL;
+  }
+  if (deps_out) {
+    const char **deps = arena_alloc(g->arena, 2 * sizeof *deps);
+    int n = 0;
+    deps[n++] = g->path;
+    if (c.wpath) deps[n++] = c.wpath;
+    *deps_out = deps;
+    if (ndeps_out) *ndeps_out = n;
+  } else if (ndeps_out) {
+    *ndeps_out = c.wpath ? 2 : 1;
+  }
+  return g;
+}
+
+Graph *json_parse_buffer(const char *path, const char *text, size_t len, Diag *d,
+                         const char ***deps_out, int *ndeps_out) {
+  if (deps_out) *deps_out = NULL;
+  if (ndeps_out) *ndeps_out = 0;
+  Graph *g = ir_graph_new(path ? path : "<json>");
+  char *copy = arena_alloc(g->arena, len + 1);
+  memcpy(copy, text, len);
+  return json_parse_owned(g, copy, len, d, deps_out, ndeps_out);
+}
+
+Graph *json_parse_file(const char *path, Diag *d, const char ***deps_out, int *ndeps_out) {
+  if (deps_out) *deps_out = NULL;
+  if (ndeps_out) *ndeps_out = 0;
+  Graph *g = ir_graph_new(path);
+  size_t len = 0;
+  unsigned char *text = json_read_all(g->arena, path, &len);
+  if (!text) {
+    diag_error(d, (SrcLoc){path, 0, 0}, "cannot read '%s': %s", path, strerror(errno));
+    ir_graph_free(g);
+    return NULL;
+  }
+  return json_parse_owned(g, (const char *)text, len, d, deps_out, ndeps_out);
+}

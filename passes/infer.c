@@ -1,0 +1,496 @@
+/* infer.c — the `infer` pass: dtype and shape inference and constant folding, in one walk.
+ *
+ * For every node in program order it builds the kernel's arguments from what is known at
+ * compile time (constant values, tensor types), and then either
+ *   - folds the node, when every input is known and the op is pure: runs its kernel for real and
+ *     replaces its outputs with constants (scalars always; tensors when they have tensor inputs
+ *     or are small, so folding never grows the generated source much), or
+ *   - runs the kernel in meta mode, which fills in the outputs' dtype, shape and (for views)
+ *     strides; those become the outputs' types.
+ * List and tuple plumbing (prim::ListConstruct/Unpack, TupleConstruct/Unpack/Index, unchecked
+ * casts, None checks) is resolved structurally, and a prim::If on a known condition is replaced
+ * by its taken block. A shape PyTorch recorded in the dump that disagrees with the inferred one
+ * is reported: it means a kernel and PyTorch disagree. */
+#include "pass.h"
+#include "ops/ops.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FOLD_SMALL_NUMEL 4096
+#define FOLD_MAX_BYTES (64u << 20)
+
+/* ---- building kernel arguments from compile-time knowledge ------------------------------- */
+static mck_tensor *meta_tensor(Arena *a, const Value *v) {
+  mck_tensor *t = arena_alloc(a, sizeof *t);
+  const Type *ty = v->type;
+  t->dtype = ty->dtype;
+  t->ndim = ty->ndim < 0 ? 0 : ty->ndim;
+  for (int i = 0; i < t->ndim; i++) t->shape[i] = ty->shape[i];
+  if (ty->has_strides) {
+    for (int i = 0; i < t->ndim; i++) t->stride[i] = ty->strides[i];
+  } else {
+    mck_contiguous_strides(t);
+  }
+  const Attr *c = ir_constant_attr(v);
+  if (c && c->kind == ATTR_TENSOR && c->t && c->t->data) {
+    t->data = c->t->data;
+    t->dtype = c->t->dtype;
+    t->ndim = c->t->ndim;
+    for (int i = 0; i < t->ndim; i++) t->shape[i] = c->t->shape[i];
+    mck_contiguous_strides(t);
+  }
+  return t;
+}
+
+static bool tensor_known(const Value *v) {
+  const Attr *c = ir_constant_attr(v);
+  return c && c->kind == ATTR_TENSOR && c->t && c->t->data;
+}
+
+/* Fills `a` for input value v; returns whether its value is known at compile time. */
+static bool arg_of(Arena *ar, const Value *v, mck_arg *a) {
+  memset(a, 0, sizeof *a);
+  const Type *ty = v->type;
+  const Attr *c = ir_constant_attr(v);
+  if (ir_is_constant(v) && (!c || c->kind == ATTR_NONE)) {
+    a->kind = MCK_NONE;
+    return true;
+  }
+  if (c) {
+    switch (c->kind) {
+    case ATTR_INT: a->kind = MCK_INT; a->u.i = c->i; return true;
+    case ATTR_BOOL: a->kind = MCK_BOOL_ARG; a->u.i = c->i; return true;
+    case ATTR_FLOAT: a->kind = MCK_FLOAT; a->u.f = c->f; return true;
+    case ATTR_STR: a->kind = MCK_STR; a->u.s = c->s; return true;
+    case ATTR_DEVICE: a->kind = MCK_DEVICE; a->u.s = c->s; return true;
+    case ATTR_INTS: a->kind = MCK_INTS; a->n = c->n; a->u.ints = c->ints; return true;
+    case ATTR_BOOLS: a->kind = MCK_BOOLS; a->n = c->n; a->u.ints = c->ints; return true;
+    case ATTR_FLOATS: a->kind = MCK_FLOATS; a->n = c->n; a->u.floats = c->floats; return true;
+    case ATTR_TENSOR: a->kind = MCK_TENSOR; a->u.t = meta_tensor(ar, v); return tensor_known(v);
+    default: a->kind = MCK_UNKNOWN; return false;
+    }
+  }
+  if (ty->kind == TY_TENSOR) {
+    a->kind = MCK_TENSOR;
+    a->u.t = meta_tensor(ar, v);
+    return false;
+  }
+  if (ty->kind == TY_LIST && v->def && ir_node_is(v->def, "prim::ListConstruct")) {
+    const Node *d = v->def;
+    const Type *el = ty->elem;
+    if (el && (el->kind == TY_TENSOR || el->kind == TY_OPTIONAL)) {
+      bool known = true;
+      a->kind = MCK_TENSORS;
+      a->n = d->ninputs;
+      a->u.ts = arena_alloc(ar, sizeof(mck_tensor *) * (size_t)(d->ninputs + 1));
+      for (int i = 0; i < d->ninputs; i++) {
+        if (ir_constant_is_none(d->inputs[i])) {
+          a->u.ts[i] = NULL;
+          continue;
+        }
+        a->u.ts[i] = meta_tensor(ar, d->inputs[i]);
+        known = known && tensor_known(d->inputs[i]);
+      }
+      return known;
+    }
+    /* a list of scalars that are not all constants */
+    a->kind = MCK_UNKNOWN;
+    a->n = d->ninputs;
+    return false;
+  }
+  a->kind = MCK_UNKNOWN;
+  return false;
+}
+
+static void out_arg(Arena *ar, const Value *v, mck_arg *a) {
+  memset(a, 0, sizeof *a);
+  switch (v->type->kind) {
+  case TY_INT: a->kind = MCK_INT; break;
+  case TY_FLOAT: a->kind = MCK_FLOAT; break;
+  case TY_BOOL: a->kind = MCK_BOOL_ARG; break;
+  case TY_LIST:
+    if (v->type->elem && v->type->elem->kind == TY_FLOAT) {
+      a->kind = MCK_FLOATS;
+      a->u.floats = arena_alloc(ar, sizeof(double) * IR_MAX_DIMS * 8);
+    } else {
+      a->kind = MCK_INTS;
+      a->u.ints = arena_alloc(ar, sizeof(int64_t) * IR_MAX_DIMS * 8);
+    }
+    break;
+  case TY_NUMBER: a->kind = MCK_UNKNOWN; break;
+  default:
+    a->kind = MCK_TENSOR;
+    a->u.t = arena_alloc(ar, sizeof(mck_tensor));
+    break;
+  }
+}
+
+/* Builds the argument arrays of a kernel node. Returns whether every input is known. */
+typedef struct NodeArgs {
+  mck_arg *in, *out;
+  int nin, nout;
+  bool known;
+} NodeArgs;
+
+static void node_args(Arena *ar, const Node *n, NodeArgs *na) {
+  na->nin = n->ninputs;
+  na->nout = n->noutputs;
+  na->in = arena_alloc(ar, sizeof(mck_arg) * (size_t)(n->ninputs + 1));
+  na->out = arena_alloc(ar, sizeof(mck_arg) * (size_t)(n->noutputs + 1));
+  na->known = true;
+  for (int i = 0; i < n->ninputs; i++) na->known &= arg_of(ar, n->inputs[i], &na->in[i]);
+  for (int i = 0; i < n->noutputs; i++) out_arg(ar, n->outputs[i], &na->out[i]);
+}
+
+bool infer_node_is_view(const Node *n) {
+  const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
+  if (!op) return false;
+  if (op->effect == EFF_VIEW || op->effect == EFF_WRITE) return true;
+  if (!(op->flags & OPF_MAYBE_VIEW) || !op->kernel) return false;
+  Arena *ar = arena_new();
+  NodeArgs na;
+  node_args(ar, n, &na);
+  mck_ctx ctx = {0};
+  ctx.meta = 1;
+  bool view = false;
+  if (na.nout > 0 && na.out[0].kind == MCK_TENSOR && op->kernel(&ctx, na.out, na.nout, na.in, na.nin) == 0)
+    view = na.out[0].u.t->offset != -1;
+  arena_free(ar);
+  return view;
+}
+
+const Value *infer_alias_source(const Value *v) {
+  const Node *n = v->def;
+  if (!n || v->index != 0 || v->type->kind != TY_TENSOR) return NULL;
+  const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
+  if (!op || op->flags & OPF_STRUCTURAL) return NULL;
+  if ((op->effect == EFF_VIEW || op->effect == EFF_WRITE || (op->flags & OPF_MAYBE_VIEW)) &&
+      op->effect_arg < n->ninputs && infer_node_is_view(n))
+    return n->inputs[op->effect_arg];
+  return NULL;
+}
+
+/* ---- replacing nodes by constants -------------------------------------------------------- */
+static Node *constant_for(Graph *g, const mck_arg *a, const Value *like) {
+  SrcLoc loc = like->def ? like->def->loc : like->loc;
+  switch (a->kind) {
+  case MCK_INT: return ir_make_constant_int(g, a->u.i, loc);
+  case MCK_BOOL_ARG: return ir_make_constant_bool(g, a->u.i != 0, loc);
+  case MCK_FLOAT: return ir_make_constant_float(g, a->u.f, loc);
+  case MCK_NONE: return ir_make_constant_none(g, loc);
+  case MCK_INTS: return ir_make_constant_ints(g, a->u.ints, a->n, loc);
+  case MCK_TENSOR: {
+    const mck_tensor *t = a->u.t;
+    IrTensor *it = arena_alloc(g->arena, sizeof *it);
+    it->dtype = (DType)t->dtype;
+    it->ndim = t->ndim;
+    for (int i = 0; i < t->ndim; i++) it->shape[i] = t->shape[i];
+    int64_t numel = mck_numel(t);
+    size_t es = mck_dtype_size(t->dtype);
+    it->nbytes = (size_t)numel * es;
+    it->data = arena_alloc(g->arena, it->nbytes ? it->nbytes : 1);
+    /* materialise (the kernel may have produced a view) */
+    mck_tensor dst = *t;
+    dst.data = it->data;
+    dst.offset = 0;
+    mck_contiguous_strides(&dst);
+    mck_iter iter;
+    mck_iter_init(&iter, t->ndim, t->shape, 2, (const int64_t *const[]){dst.stride, t->stride},
+                  (const int64_t[]){0, t->offset});
+    for (int64_t k = 0; k < iter.total; k++, mck_iter_next(&iter))
+      memcpy((char *)it->data + iter.off[0] * (int64_t)es, (const char *)t->data + iter.off[1] * (int64_t)es, es);
+    return ir_make_constant_tensor(g, it, loc);
+  }
+  default: return NULL;
+  }
+}
+
+/* ---- the pass ---------------------------------------------------------------------------- */
+typedef struct Infer {
+  Graph *g;
+  PassCtx *c;
+  Arena *scratch;
+  int errs;
+} Infer;
+
+static void set_type_from_arg(Infer *in, Value *v, const mck_arg *a, const Node *n) {
+  if (a->kind != MCK_TENSOR || v->type->kind == TY_LIST) return;
+  const mck_tensor *t = a->u.t;
+  Type *old = v->type;
+  Type *nt = ir_type_new(in->g->arena, TY_TENSOR);
+  nt->dtype = (DType)t->dtype;
+  nt->ndim = t->ndim;
+  for (int i = 0; i < t->ndim; i++) {
+    nt->shape[i] = t->shape[i];
+    nt->strides[i] = t->stride[i];
+  }
+  nt->has_strides = true;
+  nt->requires_grad = 0;
+  nt->device = "cpu";
+  if (ir_type_is_complete_tensor(old) && !ir_type_equal(old, nt)) {
+    char *want = ir_type_str(in->g->arena, old), *got = ir_type_str(in->g->arena, nt);
+    diag_error(in->c->diag, n->loc, "'%s' computes %%%s as %s, but PyTorch recorded %s", n->kind, v->name, got, want);
+    if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+    in->errs++;
+  }
+  v->type = nt;
+}
+
+static bool is_struct(const Node *n, const char *k) { return ir_node_is(n, k); }
+
+/* Replaces node n's outputs by values `vs` and removes n. */
+static void forward_outputs(Graph *g, Node *n, Value **vs) {
+  for (int i = 0; i < n->noutputs; i++) ir_replace_uses(g, n->outputs[i], vs[i], NULL);
+  ir_remove(n);
+}
+
+static void infer_block(Infer *in, Block *b);
+
+static bool fold_node(Infer *in, Node *n, const OpDef *op, NodeArgs *na) {
+  if (op->effect != EFF_PURE || (op->flags & OPF_NONDET) || !na->known) return false;
+  mck_ctx ctx = {0};
+  ctx.meta = 1;
+  if (op->kernel(&ctx, na->out, na->nout, na->in, na->nin) != 0) return false;
+  bool has_tensor_in = false;
+  for (int i = 0; i < na->nin; i++) has_tensor_in |= na->in[i].kind == MCK_TENSOR || na->in[i].kind == MCK_TENSORS;
+  for (int i = 0; i < na->nout; i++) {
+    if (na->out[i].kind == MCK_UNKNOWN) return false;
+    if (na->out[i].kind != MCK_TENSOR) continue;
+    mck_tensor *t = na->out[i].u.t;
+    int64_t numel = mck_numel(t);
+    if (numel < 0 || (!has_tensor_in && numel > FOLD_SMALL_NUMEL)) return false;
+    if ((uint64_t)numel * mck_dtype_size(t->dtype) > FOLD_MAX_BYTES) return false;
+    if (t->offset == -1) t->offset = 0;
+    if (!(op->flags & OPF_MAYBE_VIEW) || t->data == NULL) {
+      mck_contiguous_strides(t);
+      t->offset = 0;
+      t->data = arena_alloc(in->scratch, (size_t)(numel ? numel : 1) * mck_dtype_size(t->dtype));
+    }
+  }
+  ctx.meta = 0;
+  /* view kernels set data themselves from the (real) input */
+  if (op->kernel(&ctx, na->out, na->nout, na->in, na->nin) != 0) return false;
+  Value **vs = arena_alloc(in->scratch, sizeof(Value *) * (size_t)(na->nout + 1));
+  for (int i = 0; i < na->nout; i++) {
+    Node *c = constant_for(in->g, &na->out[i], n->outputs[i]);
+    if (!c) return false;
+    ir_insert_before(n, c);
+    c->py_loc = n->py_loc;
+    vs[i] = c->outputs[0];
+    if (c->outputs[0]->type->kind == TY_TENSOR) set_type_from_arg(in, c->outputs[0], &na->out[i], n);
+  }
+  forward_outputs(in->g, n, vs);
+  return true;
+}
+
+static void infer_kernel_node(Infer *in, Node *n, const OpDef *op) {
+  NodeArgs na;
+  node_args(in->scratch, n, &na);
+  for (int i = 0; i < na.nin; i++) {
+    if (na.in[i].kind == MCK_TENSOR && !ir_type_is_complete_tensor(n->inputs[i]->type)) {
+      diag_error(in->c->diag, n->loc, "'%s': the shape of input %%%s is not known", n->kind, n->inputs[i]->name);
+      in->errs++;
+      return;
+    }
+  }
+  if (fold_node(in, n, op, &na)) return;
+  node_args(in->scratch, n, &na);
+  mck_ctx ctx = {0};
+  ctx.meta = 1;
+  if (op->kernel(&ctx, na.out, na.nout, na.in, na.nin) != 0) {
+    diag_error(in->c->diag, n->loc, "%s", ctx.err[0] ? ctx.err : "invalid arguments");
+    if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+    in->errs++;
+    return;
+  }
+  for (int i = 0; i < na.nout; i++) set_type_from_arg(in, n->outputs[i], &na.out[i], n);
+}
+
+static void infer_node(Infer *in, Node *n) {
+  Graph *g = in->g;
+  const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
+  if (!op) {
+    diag_error(in->c->diag, n->loc, "unsupported op '%s'", n->kind);
+    in->errs++;
+    return;
+  }
+  n->op = op;
+  if (op->kernel) {
+    infer_kernel_node(in, n, op);
+    return;
+  }
+  /* structural ops */
+  if (is_struct(n, "prim::ListConstruct")) {
+    const Type *el = n->outputs[0]->type->elem;
+    bool scalars = el && (el->kind == TY_INT || el->kind == TY_BOOL || el->kind == TY_FLOAT);
+    if (!scalars) return;
+    int64_t *xs = arena_alloc(g->arena, sizeof(int64_t) * (size_t)(n->ninputs + 1));
+    double *fs = arena_alloc(g->arena, sizeof(double) * (size_t)(n->ninputs + 1));
+    for (int i = 0; i < n->ninputs; i++) {
+      if (el->kind == TY_FLOAT ? !ir_constant_float(n->inputs[i], &fs[i]) : !ir_constant_int(n->inputs[i], &xs[i])) return;
+    }
+    Node *c;
+    if (el->kind == TY_INT) {
+      c = ir_make_constant_ints(g, xs, n->ninputs, n->loc);
+    } else {
+      c = ir_make_constant_none(g, n->loc);
+      c->outputs[0]->type = n->outputs[0]->type;
+      Attr *a = ir_node_add_attr(c, "value", el->kind == TY_FLOAT ? ATTR_FLOATS : ATTR_BOOLS);
+      a->n = n->ninputs;
+      a->ints = xs;
+      a->floats = fs;
+    }
+    ir_insert_before(n, c);
+    forward_outputs(g, n, &c->outputs[0]);
+    return;
+  }
+  if (is_struct(n, "prim::ListUnpack") || is_struct(n, "prim::TupleUnpack")) {
+    Value *src = n->inputs[0];
+    if (src->def && (ir_node_is(src->def, "prim::ListConstruct") || ir_node_is(src->def, "prim::TupleConstruct")) &&
+        src->def->ninputs == n->noutputs) {
+      forward_outputs(g, n, src->def->inputs);
+      return;
+    }
+    const Attr *a = ir_constant_attr(src);
+    if (a && a->kind == ATTR_INTS && a->n == n->noutputs) {
+      Value **vs = arena_alloc(in->scratch, sizeof(Value *) * (size_t)(a->n + 1));
+      for (int i = 0; i < a->n; i++) {
+        Node *c = ir_make_constant_int(g, a->ints[i], n->loc);
+        ir_insert_before(n, c);
+        vs[i] = c->outputs[0];
+      }
+      forward_outputs(g, n, vs);
+      return;
+    }
+    diag_error(in->c->diag, n->loc, "'%s' of a value not built in the graph is not supported", n->kind);
+    in->errs++;
+    return;
+  }
+  if (is_struct(n, "prim::TupleIndex") || is_struct(n, "aten::__getitem__")) {
+    Value *src = n->inputs[0];
+    int64_t i;
+    if (ir_constant_int(n->inputs[1], &i) && src->def &&
+        (ir_node_is(src->def, "prim::TupleConstruct") || ir_node_is(src->def, "prim::ListConstruct"))) {
+      int64_t len = src->def->ninputs;
+      if (i < 0) i += len;
+      if (i >= 0 && i < len) {
+        forward_outputs(g, n, &src->def->inputs[i]);
+        return;
+      }
+    }
+    const Attr *a = ir_constant_attr(src);
+    if (a && a->kind == ATTR_INTS && ir_constant_int(n->inputs[1], &i)) {
+      if (i < 0) i += a->n;
+      if (i >= 0 && i < a->n) {
+        Node *c = ir_make_constant_int(g, a->ints[i], n->loc);
+        ir_insert_before(n, c);
+        forward_outputs(g, n, c->outputs);
+        return;
+      }
+      diag_error(in->c->diag, n->loc, "list index %lld out of range", (long long)i);
+      in->errs++;
+      return;
+    }
+    return;
+  }
+  if (is_struct(n, "aten::len")) {
+    Value *src = n->inputs[0];
+    const Attr *a = ir_constant_attr(src);
+    int64_t len = -1;
+    if (a && (a->kind == ATTR_INTS || a->kind == ATTR_FLOATS || a->kind == ATTR_BOOLS)) len = a->n;
+    else if (src->def && ir_node_is(src->def, "prim::ListConstruct")) len = src->def->ninputs;
+    if (len >= 0) {
+      Node *c = ir_make_constant_int(g, len, n->loc);
+      ir_insert_before(n, c);
+      forward_outputs(g, n, c->outputs);
+    }
+    return;
+  }
+  if (is_struct(n, "prim::unchecked_cast")) {
+    forward_outputs(g, n, n->inputs);
+    return;
+  }
+  if (is_struct(n, "aten::__is__") || is_struct(n, "aten::__isnot__")) {
+    bool an = n->inputs[0]->type->kind == TY_NONE || ir_constant_is_none(n->inputs[0]);
+    bool bn = n->inputs[1]->type->kind == TY_NONE || ir_constant_is_none(n->inputs[1]);
+    bool a_some = n->inputs[0]->type->kind != TY_NONE && n->inputs[0]->type->kind != TY_OPTIONAL && !ir_constant_is_none(n->inputs[0]);
+    bool b_some = n->inputs[1]->type->kind != TY_NONE && n->inputs[1]->type->kind != TY_OPTIONAL && !ir_constant_is_none(n->inputs[1]);
+    int r = -1;
+    if (an && bn) r = 1;
+    else if ((an && b_some) || (bn && a_some)) r = 0;
+    if (r >= 0) {
+      if (is_struct(n, "aten::__isnot__")) r = !r;
+      Node *c = ir_make_constant_bool(g, r, n->loc);
+      ir_insert_before(n, c);
+      forward_outputs(g, n, c->outputs);
+    }
+    return;
+  }
+  if (is_struct(n, "prim::dtype")) {
+    const Type *t = n->inputs[0]->type;
+    if (t->kind == TY_TENSOR && t->dtype != DT_UNDEF) {
+      Node *c = ir_make_constant_int(g, ir_dtype_to_scalar_type(t->dtype), n->loc);
+      ir_insert_before(n, c);
+      forward_outputs(g, n, c->outputs);
+    }
+    return;
+  }
+  if (is_struct(n, "prim::If")) {
+    int64_t cond;
+    if (ir_constant_int(n->inputs[0], &cond)) {
+      Block *taken = n->blocks[cond ? 0 : 1];
+      for (Node *m = taken->first, *next; m; m = next) {
+        next = m->next;
+        ir_remove(m);
+        ir_insert_before(n, m);
+      }
+      forward_outputs(g, n, taken->rets);
+      return;
+    }
+    diag_error(in->c->diag, n->loc, "control flow on a condition known only at run time is not supported yet");
+    if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+    in->errs++;
+    return;
+  }
+  if (is_struct(n, "prim::Loop")) {
+    diag_error(in->c->diag, n->loc, "prim::Loop is not supported yet");
+    if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+    in->errs++;
+    return;
+  }
+  (void)infer_block;
+}
+
+static void infer_block(Infer *in, Block *b) {
+  /* Nodes may be replaced or spliced in before the current one; walk with a saved next. */
+  for (Node *n = b->first, *next; n && in->errs == 0; n = next) {
+    next = n->next;
+    Node *prev = n->prev;
+    infer_node(in, n);
+    /* a prim::If that was inlined put its block's nodes before `next`: visit them too */
+    if (!n->owner && prev != NULL && prev->next != next) next = prev->next;
+    else if (!n->owner && prev == NULL && b->first != next) next = b->first;
+  }
+}
+
+int infer_run(Graph *g, PassCtx *c) {
+  Infer in = {g, c, arena_new(), 0};
+  Block *top = g->top;
+  for (int i = 0; i < top->nparams; i++) {
+    Value *p = top->params[i];
+    if (g->has_self && i == 0) continue;
+    if (p->type->kind == TY_TENSOR && !ir_type_is_complete_tensor(p->type)) {
+      diag_error(c->diag, p->loc, "graph input %%%s has no dtype and shape; export with mc_export, which records "
+                 "the example inputs' shapes", p->name);
+      in.errs++;
+    } else if (p->type->kind == TY_TENSOR) {
+      ir_contiguous_strides(p->type->ndim, p->type->shape, p->type->strides);
+      p->type->has_strides = true;
+    }
+  }
+  if (!in.errs) infer_block(&in, top);
+  arena_free(in.scratch);
+  return in.errs;
+}

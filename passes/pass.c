@@ -1,0 +1,96 @@
+/* pass.c — the pass manager: the table of passes, pipeline parsing, --dump-ir instrumentation
+ * and verification after every pass (MLIR's print-ir-before/after and enableVerifier). Each
+ * dump section opens with a fixed header line: "// ----- IR before <pass> -----" or
+ * "// ----- IR after <pass> -----"; "// ----- IR before pipeline -----" comes first. */
+#include "pass.h"
+
+#include <string.h>
+
+static const Pass passes[] = {
+    {"prep", "check the graph is inlined and frozen, drop the unused module input, flatten tuple outputs", prep_run},
+    {"infer", "infer dtypes and shapes by running kernels in meta mode; fold constants", infer_run},
+    {"dce", "remove nodes whose results and writes nobody can observe (alias-aware)", dce_run},
+};
+
+static const char default_pipeline[] = "prep,infer,dce";
+
+const Pass *pm_find(const char *name) {
+  for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++)
+    if (strcmp(passes[i].name, name) == 0) return &passes[i];
+  return NULL;
+}
+
+int pm_npasses(void) { return (int)(sizeof passes / sizeof passes[0]); }
+const Pass *pm_pass(int i) { return i >= 0 && i < pm_npasses() ? &passes[i] : NULL; }
+const char *pm_default_pipeline(void) { return default_pipeline; }
+
+/* Splits "a,b,c" into names; returns count, or -1 when a name is too long or there are too many. */
+static int split(const char *s, char names[][64], int max) {
+  int n = 0;
+  while (*s) {
+    const char *e = strchr(s, ',');
+    size_t len = e ? (size_t)(e - s) : strlen(s);
+    if (len > 0) {
+      if (len >= 64 || n >= max) return -1;
+      memcpy(names[n], s, len);
+      names[n][len] = 0;
+      n++;
+    }
+    s += len + (e ? 1 : 0);
+  }
+  return n;
+}
+
+bool pm_check_pipeline(const char *pipeline, char *err, size_t errlen) {
+  char names[64][64];
+  int n = split(pipeline, names, 64);
+  if (n < 0) {
+    snprintf(err, errlen, "pipeline '%s' is too long", pipeline);
+    return false;
+  }
+  for (int i = 0; i < n; i++) {
+    if (!pm_find(names[i])) {
+      snprintf(err, errlen, "unknown pass '%s' (see `mc compile --help`)", names[i]);
+      return false;
+    }
+  }
+  return true;
+}
+
+static void dump(const PmOptions *o, const Graph *g, const char *when, const char *name) {
+  FILE *f = o->dump_out ? o->dump_out : stderr;
+  fprintf(f, "// ----- IR %s %s -----\n", when, name);
+  ir_print_graph(f, g, NULL);
+}
+
+int pm_run(Graph *g, const PmOptions *o, Diag *d) {
+  const char *pipeline = o->pipeline ? o->pipeline : default_pipeline;
+  char names[64][64];
+  int n = split(pipeline, names, 64);
+  if (n < 0) {
+    diag_error(d, (SrcLoc){0}, "pipeline '%s' is too long", pipeline);
+    return 1;
+  }
+  if (o->dump == DUMP_ALL || o->dump == DUMP_BEFORE) dump(o, g, "before", "pipeline");
+  PassCtx c = {d, o->verbose};
+  for (int i = 0; i < n; i++) {
+    const Pass *p = pm_find(names[i]);
+    if (!p) {
+      diag_error(d, (SrcLoc){0}, "unknown pass '%s'", names[i]);
+      return 1;
+    }
+    bool around = o->dump == DUMP_PASS && o->dump_pass && strcmp(o->dump_pass, p->name) == 0;
+    if (around) dump(o, g, "before", p->name);
+    int errs = p->run(g, &c);
+    if (errs || d->nerrors) return errs ? errs : d->nerrors;
+    if (o->verify) {
+      char when[96];
+      snprintf(when, sizeof when, "after pass %s", p->name);
+      int verrs = ir_verify(g, d, when);
+      if (verrs) return verrs;
+    }
+    if (o->dump == DUMP_ALL || around) dump(o, g, "after", p->name);
+  }
+  if (o->dump == DUMP_AFTER) dump(o, g, "after", "pipeline");
+  return 0;
+}

@@ -1,0 +1,60 @@
+/* pass.h — the pass manager and every pass. A pass is a named record (name = CLI name = dump
+ * label); the manager runs a pipeline, prints the IR around passes on request (--dump-ir) and
+ * verifies the IR after each one.
+ *
+ * Prefixes: pm_ (pass.c), and one per pass file (infer_, fz_ functionalize, dce_, prep_).
+ */
+#ifndef MC_PASS_H
+#define MC_PASS_H
+
+#include "ir/ir.h"
+
+typedef struct PassCtx {
+  Diag *diag;
+  int verbose;
+} PassCtx;
+
+/* Returns the number of errors reported (0 = success). */
+typedef int (*pass_fn)(Graph *g, PassCtx *c);
+
+typedef struct Pass {
+  const char *name;    /* "functionalize" */
+  const char *summary; /* one line for `mc compile --help` */
+  pass_fn run;
+} Pass;
+
+const Pass *pm_find(const char *name);
+int pm_npasses(void);
+const Pass *pm_pass(int i);
+const char *pm_default_pipeline(void); /* "prep,infer,functionalize,..." */
+
+typedef enum DumpWhen { DUMP_NONE, DUMP_ALL, DUMP_BEFORE, DUMP_AFTER, DUMP_PASS } DumpWhen;
+
+typedef struct PmOptions {
+  const char *pipeline; /* comma separated; NULL = default */
+  DumpWhen dump;
+  const char *dump_pass; /* DUMP_PASS: print before and after this pass only */
+  FILE *dump_out;        /* default stderr */
+  bool verify;           /* default true */
+  int verbose;
+} PmOptions;
+
+/* Checks a pipeline string; reports an unknown pass name and returns false. */
+bool pm_check_pipeline(const char *pipeline, char *err, size_t errlen);
+/* Runs the pipeline; returns the number of errors (diagnostics already printed). */
+int pm_run(Graph *g, const PmOptions *o, Diag *d);
+
+/* ---- passes (one file each) ---- */
+int prep_run(Graph *g, PassCtx *c);          /* prep.c: inline checks, drop %self, flatten outputs */
+int infer_run(Graph *g, PassCtx *c);         /* infer.c: dtype/shape inference + constant folding */
+int functionalize_run(Graph *g, PassCtx *c); /* functionalize.c */
+int dce_run(Graph *g, PassCtx *c);           /* dce.c */
+
+/* infer.c, also used by the emitter and interpreter: whether a maybe-view op (reshape,
+ * flatten, contiguous) is a view for its inputs' static strides. */
+bool infer_node_is_view(const Node *n);
+/* Whether value v's storage is shared with its defining node's input (view or in-place). Returns
+ * the input it aliases or NULL. */
+const Value *infer_alias_source(const Value *v);
+
+#endif

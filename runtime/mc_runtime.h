@@ -1,0 +1,114 @@
+/* mc_runtime.h — the runtime that ships inside programs using mc-generated models.
+ *
+ * A generated model.c defines one `mc_model_def` (its static description and its run
+ * function) and `NAME_create()`, which calls mc_model_new(). Everything else — binding inputs
+ * (copying, zero-copy borrow, DLPack ownership), validation, running, handing out outputs — is
+ * here, once, for every model. The runtime knows nothing of the compiler.
+ *
+ * Ownership, in one place:
+ *  - mc_set_input copies src; the caller keeps src.
+ *  - mc_set_input_zero_copy borrows ext->data until the next mc_set_input* for that index or
+ *    mc_model_destroy; the model reads and writes that buffer directly. It keeps no pointer to
+ *    `ext` itself, only to ext->data.
+ *  - mc_set_input_dlpack takes ownership of t, on success and on failure alike: its deleter is
+ *    called exactly once — at once if the call is refused, else when the input is replaced or the
+ *    model destroyed, and never before every output tensor aliasing it has been released.
+ *  - mc_get_output's tensor belongs to the model and is valid until the next mc_run or
+ *    mc_set_input* or mc_model_destroy.
+ *  - mc_get_output_dlpack returns a tensor the caller owns: it holds its own copy of the data,
+ *    stays valid after mc_model_destroy and after every input is freed; call its deleter once.
+ *
+ * Errors: every int function returns 0 or a negative MC_E* code, with a message that
+ * mc_last_error(m) returns until the next call on m.
+ *
+ * Details the contract leaves open, as libmcrt implements them:
+ *  - Accepted tensors: device kDLCPU, kDLCUDAHost or kDLROCMHost; the input's exact dtype, lanes
+ *    1 (a bool input also takes {kDLUInt,8}, as PyTorch 1.13 exports bool, and kDLBool = 6);
+ *    exact ndim and extents; strides NULL or compact row-major (extent-1 dims may have any
+ *    stride); data NULL only with no element; zero-copy and DLPack data + byte_offset aligned
+ *    to the element size. Outputs report bool as {kDLUInt,8} under this DLPack (0.6) header.
+ *  - A successful mc_set_input* invalidates every mc_get_output tensor (an output may alias an
+ *    input), so a replaced DLPack input has no aliasing output left when its deleter runs.
+ *  - mc_set_input_dlpack(m, i, t) with a t already bound to input i keeps that binding; with a t
+ *    bound to another input it is refused (MC_EINVAL) without calling the deleter.
+ *  - mc_copy_input works for any bound input; mc_input_is_mutated returns 1, 0 or MC_EINVAL;
+ *    mc_num_inputs/mc_num_outputs(NULL) return MC_EINVAL; mc_last_error(NULL) is a static text.
+ *  - A model is used by one thread at a time.
+ */
+#ifndef MC_RUNTIME_H
+#define MC_RUNTIME_H
+
+#include <dlpack/dlpack.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MC_MAX_DIMS 8
+
+enum {
+  MC_OK = 0,
+  MC_EINVAL = -1,   /* NULL pointer, bad index or argument */
+  MC_EDTYPE = -2,   /* dtype does not match the model's input */
+  MC_ESHAPE = -3,   /* ndim or shape does not match */
+  MC_ESTRIDE = -4,  /* non-compact strides */
+  MC_EDEVICE = -5,  /* wrong device */
+  MC_ENOMEM = -6,
+  MC_EUNBOUND = -7, /* mc_run with an input never set */
+  MC_ERUN = -8,     /* the model's code reported an error (message says which op) */
+};
+
+typedef struct mc_model mc_model;
+
+void mc_model_destroy(mc_model *m);
+int mc_num_inputs(const mc_model *m);
+int mc_num_outputs(const mc_model *m);
+const DLTensor *mc_input_info(const mc_model *m, int i);  /* dtype, ndim, shape expected */
+const DLTensor *mc_output_info(const mc_model *m, int i); /* dtype, ndim, shape produced */
+const char *mc_input_name(const mc_model *m, int i);
+int mc_set_input(mc_model *m, int i, const DLTensor *src);        /* copies */
+int mc_set_input_zero_copy(mc_model *m, int i, DLTensor *ext);    /* borrows ext->data */
+int mc_set_input_dlpack(mc_model *m, int i, DLManagedTensor *t);  /* takes ownership */
+int mc_run(mc_model *m);
+const DLTensor *mc_get_output(const mc_model *m, int i); /* valid until next run/destroy */
+int mc_copy_output(const mc_model *m, int i, DLTensor *dst);
+DLManagedTensor *mc_get_output_dlpack(mc_model *m, int i); /* caller owns; outlives m */
+/* For a mutated input bound by copy (mc_set_input), its current value lives inside the model:
+ * this copies it out (zero-copy and DLPack inputs are updated in the caller's buffer). */
+int mc_copy_input(const mc_model *m, int i, DLTensor *dst);
+const char *mc_last_error(const mc_model *m);
+int mc_input_is_mutated(const mc_model *m, int i);
+
+/* ---- for generated code only ---------------------------------------------------------------
+ * Element type codes (dtype fields below) are mc's: 0 float32, 1 float64, 2 float16,
+ * 3 bfloat16, 4 int64, 5 int32, 6 int16, 7 int8, 8 uint8, 9 bool. */
+typedef struct mc_io_desc {
+  const char *name;
+  int dtype;
+  int ndim;
+  int64_t shape[MC_MAX_DIMS];
+  int64_t strides[MC_MAX_DIMS]; /* outputs: element strides of what run() hands back */
+  int mutated;                  /* inputs: the model writes this input in place */
+} mc_io_desc;
+
+typedef struct mc_model_def {
+  const char *name;
+  int num_inputs, num_outputs;
+  const mc_io_desc *inputs;
+  const mc_io_desc *outputs;
+  size_t arena_bytes; /* scratch memory run() needs, allocated by mc_model_new (64-aligned) */
+  /* Runs the model. in[i]: compact data of input i (read, and written when mutated). Sets
+   * out[k] to the first element of output k (in the arena, in an input's buffer, or constant
+   * data), laid out as outputs[k].strides. On failure returns nonzero with a message in err
+   * (256 bytes). */
+  int (*run)(void *const *in, void *arena, void **out, char *err);
+} mc_model_def;
+
+mc_model *mc_model_new(const mc_model_def *def); /* NULL on allocation failure */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,196 @@
+"""End-to-end tests: PyTorch module -> dump (TorchScript text or mc_export JSON) -> mc compile
+-> cc (gcc and clang, -std=c11 -Wall -Wextra -Werror) -> run through the runtime (copying,
+zero-copy and DLPack input binding) -> compare every output and the final value of every input
+with what PyTorch itself computed on the same inputs.
+
+Run with /usr/bin/python3 (Debian's python3-torch). Environment: MC (path to mc), BUILD (build
+dir), CC. Prints one line per case and mode and a closing 'N passed, N failed' line.
+"""
+import importlib.util
+import os
+import subprocess
+import sys
+import traceback
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+MC = os.path.abspath(os.environ.get("MC", os.path.join(ROOT, "build/mc")))
+BUILD = os.path.abspath(os.environ.get("BUILD", os.path.join(ROOT, "build")))
+CC = os.environ.get("CC", "cc")
+SAN = os.environ.get("SAN", "").split()
+OUT = os.path.join(BUILD, "e2e")
+
+sys.path.insert(0, os.path.join(ROOT, "frontend/python"))
+sys.path.insert(0, HERE)
+
+DT = {  # DLPack (code, bits) -> numpy dtype
+    (2, 32): np.float32, (2, 64): np.float64, (2, 16): np.float16, (0, 64): np.int64,
+    (0, 32): np.int32, (0, 16): np.int16, (0, 8): np.int8, (1, 8): np.uint8, (6, 8): np.bool_,
+}
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+
+
+def flatten(x):
+    if isinstance(x, (tuple, list)):
+        out = []
+        for e in x:
+            out.extend(flatten(e))
+        return out
+    return [x]
+
+
+def to_numpy(x):
+    if isinstance(x, torch.Tensor):
+        return x.detach().contiguous().numpy()
+    if isinstance(x, bool):
+        return np.array(x, dtype=np.uint8)
+    if isinstance(x, int):
+        return np.array(x, dtype=np.int64)
+    if isinstance(x, float):
+        return np.array(x, dtype=np.float64)
+    raise TypeError(type(x))
+
+
+def close(got, want, rtol, atol):
+    if got.shape != want.shape:
+        return "shape %s, PyTorch %s" % (got.shape, want.shape)
+    if want.dtype == np.bool_:
+        want = want.astype(np.uint8)
+        got = got.astype(np.uint8)
+    if got.dtype != want.dtype:
+        return "dtype %s, PyTorch %s" % (got.dtype, want.dtype)
+    if np.issubdtype(want.dtype, np.floating):
+        g, w = got.astype(np.float64), want.astype(np.float64)
+        bad = ~((np.abs(g - w) <= atol + rtol * np.abs(w)) | (np.isnan(g) & np.isnan(w)) | (g == w))
+        if bad.any():
+            i = np.argwhere(bad)[0]
+            return "differs at %s: %r vs PyTorch %r (max abs err %g)" % (
+                tuple(i), g[tuple(i)], w[tuple(i)], np.nanmax(np.abs(g - w)))
+        return None
+    if not np.array_equal(got, want):
+        i = np.argwhere(got != want)[0]
+        return "differs at %s: %r vs PyTorch %r" % (tuple(i), got[tuple(i)], want[tuple(i)])
+    return None
+
+
+def export_case(case, d):
+    """Writes the model file for a case; returns its path."""
+    torch.manual_seed(0)
+    mod = case["module"]()
+    mod.eval()
+    inputs = case["inputs"]()
+    if case.get("format", "text") == "text":
+        with torch.no_grad():
+            if case.get("method", "trace") == "trace":
+                traced = torch.jit.trace(mod, tuple(x.clone() for x in inputs), check_trace=False)
+            else:
+                traced = torch.jit.script(mod)
+        path = os.path.join(d, "model.txt")
+        with open(path, "w") as f:
+            f.write(str(traced.inlined_graph))
+    else:
+        import mc_export
+        path = os.path.join(d, "model.json")
+        mc_export.export(mod, tuple(x.clone() for x in inputs), path, method=case.get("method", "trace"))
+    return mod, inputs, path
+
+
+def check_case(case):
+    name = case["name"]
+    d = os.path.join(OUT, name)
+    os.makedirs(d, exist_ok=True)
+    mod, inputs, path = export_case(case, d)
+    ins = [x.clone() for x in inputs]
+    with torch.no_grad():
+        want = flatten(mod(*ins))
+    want = [to_numpy(w) for w in want]
+    want_inputs = [x.numpy() for x in ins]
+    src = os.path.join(d, "model.c")
+    r = run([MC, "compile", path, "-o", src, "--name", "model"])
+    if r.returncode != 0:
+        return ["compile: mc exited %d:\n%s" % (r.returncode, r.stdout)]
+    exe = os.path.join(d, "harness")
+    flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-I" + d, "-I" + os.path.join(ROOT, "runtime")]
+    r = run([CC] + flags + SAN + [src, os.path.join(HERE, "harness.c"), os.path.join(BUILD, "libmcrt.a"), "-lm", "-o", exe])
+    if r.returncode != 0:
+        return ["cc: %s" % r.stdout[-3000:]]
+    if case.get("clang", True) and not SAN:
+        r = run(["clang", "-std=c11", "-Wall", "-Wextra", "-Werror", "-O0", "-I" + d,
+                 "-I" + os.path.join(ROOT, "runtime"), "-c", src, "-o", os.path.join(d, "model_clang.o")])
+        if r.returncode != 0:
+            return ["clang: %s" % r.stdout[-3000:]]
+    files = []
+    for i, x in enumerate(inputs):
+        p = os.path.join(d, "in_%d.bin" % i)
+        x.contiguous().numpy().tofile(p)
+        files.append(p)
+    errors = []
+    for mode in case.get("modes", ["copy", "zerocopy", "dlpack"]):
+        od = os.path.join(d, mode)
+        os.makedirs(od, exist_ok=True)
+        r = run([exe, mode, od] + files)
+        if r.returncode != 0:
+            errors.append("%s: harness exited %d: %s" % (mode, r.returncode, r.stdout[-2000:]))
+            continue
+        shapes = [l.split() for l in open(os.path.join(od, "shapes.txt")).read().splitlines()]
+        if len(shapes) != len(want):
+            errors.append("%s: %d outputs, PyTorch %d" % (mode, len(shapes), len(want)))
+            continue
+        for k, (w, s) in enumerate(zip(want, shapes)):
+            code, bits = map(int, s[2].split(":"))
+            dims = tuple(int(x) for x in s[3:])
+            got = np.fromfile(os.path.join(od, "output_%d.bin" % k), dtype=DT[(code, bits)]).reshape(dims)
+            msg = close(got, w, case.get("rtol", 1e-5), case.get("atol", 1e-6))
+            if msg:
+                errors.append("%s: output %d %s" % (mode, k, msg))
+        for i, w in enumerate(want_inputs):
+            got = np.fromfile(os.path.join(od, "input_%d.bin" % i), dtype=w.dtype).reshape(w.shape)
+            msg = close(got, w, case.get("rtol", 1e-5), case.get("atol", 1e-6))
+            if msg:
+                errors.append("%s: final value of input %d %s" % (mode, i, msg))
+    return errors
+
+
+def load_cases():
+    cases = []
+    for fn in sorted(os.listdir(HERE)):
+        if fn.startswith("cases_") and fn.endswith(".py"):
+            spec = importlib.util.spec_from_file_location(fn[:-3], os.path.join(HERE, fn))
+            m = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(m)
+            cases.extend(m.CASES)
+    return cases
+
+
+def main():
+    torch.set_num_threads(1)
+    only = sys.argv[1:]
+    passed = failed = 0
+    for case in load_cases():
+        if only and not any(o in case["name"] for o in only):
+            continue
+        try:
+            errs = check_case(case)
+        except Exception:
+            errs = ["exception: " + traceback.format_exc()]
+        if errs:
+            failed += 1
+            print("FAIL %s" % case["name"])
+            for e in errs:
+                print("    " + e.replace("\n", "\n    "))
+        else:
+            passed += 1
+            print("ok   %s" % case["name"])
+        sys.stdout.flush()
+    print("e2e: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,6 @@
+#!/bin/sh
+# End-to-end tests against PyTorch (see tests/e2e/run_e2e.py) and the diagnostic goldens.
+set -e
+: "${PYTHON:=/usr/bin/python3}"
+"$PYTHON" tests/e2e/run_e2e.py
+sh tests/errors/run.sh

@@ -219,7 +219,7 @@ static void vf_control(Vf *v, const Node *n) {
   }
 }
 
-static void vf_node(Vf *v, const Node *n, const Block *b, int depth) {
+static void vf_node(Vf *v, const Node *n, int depth) {
   const char *kind = n->kind ? n->kind : "node";
   if (!n->kind) vf_err(v, n->loc, "node without a kind");
   for (int i = 0; i < n->ninputs; i++) vf_use(v, n->inputs[i], n->loc, kind);
@@ -233,7 +233,6 @@ static void vf_node(Vf *v, const Node *n, const Block *b, int depth) {
     vf_block(v, c, n, depth + 1);
   }
   vf_control(v, n);
-  (void)b;
   for (int i = 0; i < n->noutputs; i++) {
     const Value *x = n->outputs[i];
     if (!x) {
@@ -273,7 +272,7 @@ static void vf_block(Vf *v, const Block *b, const Node *owner, int depth) {
     }
     if (n->owner != b) vf_err(v, n->loc, "%s is listed in a block it does not belong to", n->kind);
     if (n->prev != prev) vf_err(v, n->loc, "%s has a wrong prev link", n->kind);
-    vf_node(v, n, b, depth);
+    vf_node(v, n, depth);
     if (v->oom) return;
   }
   if (b->last != prev) vf_err(v, loc, "block's last node is not the end of its list");

@@ -23,6 +23,9 @@ static void usage(FILE *f) {
         "  --dump-ir[=WHEN]   print the IR to stderr before the pipeline and after every pass;\n"
         "                     WHEN = before | after | PASS (only around that pass)\n"
         "  --passes LIST      comma-separated pipeline instead of the default\n"
+        "  --weights MODE     auto (default): constant tensors of 64 KiB or more go to OUT.weights,\n"
+        "                     pulled in by the assembler (.incbin; cc -c from OUT's folder or pass\n"
+        "                     -Wa,-I<folder>); inline: every constant as C data; blob: all to OUT.weights\n"
         "  -MD                write a depfile OUT.d naming every file read\n"
         "  -MF FILE           write the depfile to FILE\n"
         "  -q / -v            quieter / more verbose\n"
@@ -81,6 +84,7 @@ static void put_dep_path(FILE *f, const char *p) {
 int cmd_compile(int argc, char **argv) {
   const char *model = NULL, *out = NULL, *target = "c", *name = NULL, *passes = NULL, *mf = NULL;
   bool md = false;
+  const char *weights = "auto";
   int verbose = 1;
   PmOptions pm = {0};
   pm.verify = true;
@@ -116,6 +120,10 @@ int cmd_compile(int argc, char **argv) {
         fprintf(stderr, "mc compile: --dump-ir=%s: expected before, after or a pass name\n", w);
         return EXIT_USAGE;
       }
+    } else if (!strcmp(a, "--weights") && i + 1 < argc) {
+      weights = argv[++i];
+    } else if (!strncmp(a, "--weights=", 10)) {
+      weights = a + 10;
     } else if (!strcmp(a, "-MD")) {
       md = true;
     } else if (!strcmp(a, "-MF") && i + 1 < argc) {
@@ -151,6 +159,10 @@ int cmd_compile(int argc, char **argv) {
     fprintf(stderr, "mc compile: --name '%s' is not a C identifier\n", name);
     return EXIT_USAGE;
   }
+  if (strcmp(weights, "auto") && strcmp(weights, "inline") && strcmp(weights, "blob")) {
+    fprintf(stderr, "mc compile: --weights must be auto, inline or blob, not '%s'\n", weights);
+    return EXIT_USAGE;
+  }
   char perr[256];
   if (passes && !pm_check_pipeline(passes, perr, sizeof perr)) {
     fprintf(stderr, "mc compile: --passes: %s\n", perr);
@@ -168,7 +180,8 @@ int cmd_compile(int argc, char **argv) {
   char *own_name = name ? NULL : default_name(strcmp(out, "-") ? out : "model");
   char *hpath = strcmp(out, "-") ? replace_ext(out, ".h") : NULL;
   char *dpath = mf ? strdup(mf) : md && strcmp(out, "-") ? replace_ext(out, ".d") : NULL;
-  OutFile oc = {0}, oh = {0}, od = {0};
+  char *wpath = strcmp(out, "-") && strcmp(weights, "inline") ? replace_ext(out, ".weights") : NULL;
+  OutFile oc = {0}, oh = {0}, od = {0}, ow = {0};
   FILE *hnull = NULL;
   if (pm_run(g, &pm, &d)) goto done;
   if (!drv_out_open(&oc, out, &d)) goto done;
@@ -177,8 +190,11 @@ int cmd_compile(int argc, char **argv) {
   } else {
     hnull = fopen("/dev/null", "w");
   }
-  EmitOptions eo = {name ? name : own_name, hpath ? base_name(hpath) : "mc_runtime.h", base_name(model)};
+  if (wpath && !drv_out_open(&ow, wpath, &d)) goto fail;
+  EmitOptions eo = {name ? name : own_name, hpath ? base_name(hpath) : "mc_runtime.h", base_name(model),
+                    wpath ? ow.f : NULL, wpath ? base_name(wpath) : NULL, strcmp(weights, "blob") ? 65536 : 1};
   if (emit_c(g, &eo, oc.f, hpath ? oh.f : hnull, &d)) goto fail;
+  bool blob_used = wpath && ftell(ow.f) > 0;
   if (dpath) {
     if (!drv_out_open(&od, dpath, &d)) goto fail;
     put_dep_path(od.f, out);
@@ -186,12 +202,21 @@ int cmd_compile(int argc, char **argv) {
       fputc(' ', od.f);
       put_dep_path(od.f, hpath);
     }
+    if (blob_used) {
+      fputc(' ', od.f);
+      put_dep_path(od.f, wpath);
+    }
     fputs(":", od.f);
     for (int i = 0; i < m.ndeps; i++) {
       fputc(' ', od.f);
       put_dep_path(od.f, m.deps[i]);
     }
     fputc('\n', od.f);
+  }
+  if (blob_used && !drv_out_commit(&ow, &d)) goto fail;
+  if (wpath && !blob_used) {
+    drv_out_abort(&ow);
+    remove(wpath); /* a stale blob from an earlier compile would mislead */
   }
   if (hpath && !drv_out_commit(&oh, &d)) goto fail;
   if (dpath && !drv_out_commit(&od, &d)) goto fail;
@@ -202,12 +227,14 @@ fail:
   drv_out_abort(&oc);
   drv_out_abort(&oh);
   drv_out_abort(&od);
+  drv_out_abort(&ow);
   if (hpath && status != EXIT_OK) remove(hpath);
 done:
   if (hnull) fclose(hnull);
   free(own_name);
   free(hpath);
   free(dpath);
+  free(wpath);
   ir_graph_free(g);
   return status;
 }

@@ -147,8 +147,8 @@ static void node_args(Arena *ar, const Node *n, NodeArgs *na) {
 bool infer_node_is_view(const Node *n) {
   const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
   if (!op) return false;
-  if (op->effect == EFF_VIEW || op->effect == EFF_WRITE) return true;
-  if (!(op->flags & OPF_MAYBE_VIEW) || !op->kernel) return false;
+  if (!(op->flags & OPF_MAYBE_VIEW)) return op->effect == EFF_VIEW || op->effect == EFF_WRITE;
+  if (!op->kernel) return false;
   Arena *ar = arena_new();
   NodeArgs na;
   node_args(ar, n, &na);

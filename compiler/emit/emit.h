@@ -9,6 +9,14 @@ typedef struct EmitOptions {
   const char *name;        /* C identifier prefix, e.g. "model" */
   const char *header_name; /* file name of the header to #include, e.g. "model.h" */
   const char *source_name; /* the model file, for the banner (base name only: deterministic) */
+  /* Large constants: when `blob` is non-NULL, every constant tensor of at least
+   * blob_threshold bytes is written there (64-byte aligned) instead of as C initialisers, and
+   * the C file pulls it in with the assembler's `.incbin "blob_name"` (resolved by the
+   * assembler relative to its working directory and its -I paths: `cc -c` from the blob's
+   * folder, or pass -Wa,-I<folder>). Keeps resnet-size models compiling in seconds. */
+  FILE *blob;
+  const char *blob_name;
+  size_t blob_threshold;
 } EmitOptions;
 
 /* Writes the C source to `c` and the header to `h`. Returns the number of errors reported. */

@@ -24,6 +24,8 @@ typedef struct Emitter {
   Diag *d;
   Plan plan;
   int errs;
+  size_t blob_bytes; /* bytes written to o->blob so far */
+  size_t *blob_off;  /* by value id: offset in the blob + 1, 0 = inline */
 } Emitter;
 
 static const char *mck_dtype_macro(DType t) {
@@ -66,6 +68,17 @@ static const char *ctype_of(DType t) {
 
 static void emit_constant_data(Emitter *e, const Value *v, const IrTensor *t) {
   FILE *f = e->c;
+  if (e->o->blob && t->nbytes >= e->o->blob_threshold && t->nbytes > 0) {
+    static const char zeros[64];
+    size_t pad = (64 - e->blob_bytes % 64) % 64;
+    if (pad) fwrite(zeros, 1, pad, e->o->blob);
+    e->blob_bytes += pad;
+    fwrite(t->data, 1, t->nbytes, e->o->blob);
+    e->blob_off[v->id] = e->blob_bytes + 1;
+    fprintf(f, "/* %%%s: %zu bytes at offset %zu of %s */\n", v->name, t->nbytes, e->blob_bytes, e->o->blob_name);
+    e->blob_bytes += t->nbytes;
+    return;
+  }
   size_t es = ir_dtype_size(t->dtype);
   size_t n = es ? t->nbytes / es : 0;
   fprintf(f, "/* %%%s */\nstatic _Alignas(64) const %s c_%d[%zu] = {", v->name, ctype_of(t->dtype), v->id, n ? n : 1);
@@ -340,13 +353,18 @@ static void put_io_desc(FILE *f, const char *name, DType dt, int ndim, const int
 }
 
 int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
-  Emitter e = {g, o, c, d, {0}, 0};
+  Emitter e = {0};
+  e.g = g;
+  e.o = o;
+  e.c = c;
+  e.d = d;
   if (plan_graph(g, &e.plan, d)) {
     plan_free(&e.plan);
     return 1;
   }
   const char *name = o->name;
   Block *top = g->top;
+  e.blob_off = calloc((size_t)g->next_value_id + 1, sizeof *e.blob_off);
   /* ---- header ---- */
   char guard[256];
   sanitize(guard, sizeof guard, name);
@@ -395,6 +413,11 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
       emit_constant_data(&e, n->outputs[0], a->t);
     }
   }
+  if (e.blob_bytes > 0) {
+    fprintf(c, "__asm__(\".section .rodata\\n.balign 64\\n.globl %s_weights_\\n.hidden %s_weights_\\n%s_weights_:\\n"
+               ".incbin \\\"%s\\\"\\n.previous\");\n", name, name, name, o->blob_name);
+    fprintf(c, "extern const unsigned char %s_weights_[%zu];\n", name, e.blob_bytes);
+  }
   /* scalar outputs need arena slots: reserve them after the plan */
   size_t arena = e.plan.arena_bytes;
   size_t *scalar_slot = calloc((size_t)top->nrets + 1, sizeof *scalar_slot);
@@ -423,8 +446,11 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     const Node *n = e.plan.order[k];
     if (!ir_node_is(n, "prim::Constant") || n->outputs[0]->type->kind != TY_TENSOR) continue;
     if (ir_count_uses(g, n->outputs[0]) == 0) continue;
-    char data[64];
-    snprintf(data, sizeof data, "(void *)c_%d", n->outputs[0]->id);
+    char data[128];
+    if (e.blob_off[n->outputs[0]->id])
+      snprintf(data, sizeof data, "(void *)(%s_weights_ + %zu)", name, e.blob_off[n->outputs[0]->id] - 1);
+    else
+      snprintf(data, sizeof data, "(void *)c_%d", n->outputs[0]->id);
     declare_tensor(&e, n->outputs[0], data);
   }
   for (int k = 0; k < e.plan.nnodes && !e.errs; k++) emit_node(&e, e.plan.order[k]);
@@ -477,6 +503,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   fprintf(c, ", %d, %d, %s_inputs_, %s_outputs_, %zu, %s_run\n};\n\n", top->nparams, top->nrets, name, name, arena, name);
   fprintf(c, "mc_model *%s_create(void) { return mc_model_new(&%s_def); }\n", name, name);
   free(scalar_slot);
+  free(e.blob_off);
   plan_free(&e.plan);
   return e.errs;
 }

@@ -138,14 +138,13 @@ static inline void kconv_store(mck_tensor *o, const double *v, int64_t n) {
 
 static inline int kconv_is_floatish(int dt) { return mck_is_float(dt); }
 
-/* ---- SGEMM: C[M x N] (row stride ldc) += A[M x K] * B[K x N] ----------------------------- */
-/* A and B are read through (row, column) strides, so transposed operands cost nothing extra:
+/* ---- SGEMM: C[M x N] += A[M x K] * B[K x N] -------------------------------------------- */
+/* A, B and C are accessed through (row, column) strides, so transposed operands cost nothing
+ * extra (a conv with few output positions computes C^T = B^T A^T to fill the register tile):
  * they are packed into MR-row / NR-column panels (zero-padded at the edges) and a register
  * tile of MR x NR accumulators runs over each pair of panels. Loop order and block sizes follow
  * BLIS: an NR-wide B micro-panel stays in L1, an MC x KC block of A in L2. */
-#ifndef KCONV_MR
-#define KCONV_MR 6
-#endif
+#define KCONV_MR 6 /* kconv_micro is written for six rows */
 #ifndef KCONV_NR
 #define KCONV_NR 16
 #endif
@@ -195,30 +194,35 @@ static inline void kconv_pack_b(int64_t kc, int64_t nc, const float *b, int64_t 
   }
 }
 
+/* The register tile: six accumulator rows of NR floats, each updated with one broadcast of A
+ * and the same NR-wide row of B. Written as one j-loop over six named rows (not a 2-D array)
+ * because that is the form GCC and clang both keep in vector registers at -O2. */
 static inline void kconv_micro(int64_t kc, const float *restrict ap, const float *restrict bp,
-                               float *restrict cp, int64_t ldc, int64_t mr, int64_t nr) {
-  float acc[KCONV_MR][KCONV_NR];
-  for (int i = 0; i < KCONV_MR; i++)
-    for (int j = 0; j < KCONV_NR; j++) acc[i][j] = 0.0f;
+                               float *restrict cp, int64_t rsc, int64_t csc, int64_t mr,
+                               int64_t nr) {
+  float c0[KCONV_NR], c1[KCONV_NR], c2[KCONV_NR], c3[KCONV_NR], c4[KCONV_NR], c5[KCONV_NR];
+  for (int j = 0; j < KCONV_NR; j++) c0[j] = c1[j] = c2[j] = c3[j] = c4[j] = c5[j] = 0.0f;
   for (int64_t p = 0; p < kc; p++) {
     const float *a = ap + p * KCONV_MR, *b = bp + p * KCONV_NR;
-    for (int i = 0; i < KCONV_MR; i++) {
-      float ai = a[i];
-      for (int j = 0; j < KCONV_NR; j++) acc[i][j] += ai * b[j];
+    float a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5];
+    for (int j = 0; j < KCONV_NR; j++) {
+      float bj = b[j];
+      c0[j] += a0 * bj;
+      c1[j] += a1 * bj;
+      c2[j] += a2 * bj;
+      c3[j] += a3 * bj;
+      c4[j] += a4 * bj;
+      c5[j] += a5 * bj;
     }
   }
-  if (mr == KCONV_MR && nr == KCONV_NR) {
-    for (int i = 0; i < KCONV_MR; i++)
-      for (int j = 0; j < KCONV_NR; j++) cp[i * ldc + j] += acc[i][j];
-  } else {
-    for (int64_t i = 0; i < mr; i++)
-      for (int64_t j = 0; j < nr; j++) cp[i * ldc + j] += acc[i][j];
-  }
+  const float *rows[KCONV_MR] = {c0, c1, c2, c3, c4, c5};
+  for (int64_t i = 0; i < mr; i++)
+    for (int64_t j = 0; j < nr; j++) cp[i * rsc + j * csc] += rows[i][j];
 }
 
 static inline void kconv_sgemm(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K, const float *A,
                                int64_t rsa, int64_t csa, const float *B, int64_t rsb, int64_t csb,
-                               float *C, int64_t ldc) {
+                               float *C, int64_t rsc, int64_t csc) {
   for (int64_t jc = 0; jc < N; jc += KCONV_NC) {
     int64_t nc = kconv_min(KCONV_NC, N - jc);
     for (int64_t pc = 0; pc < K; pc += KCONV_KC) {
@@ -229,7 +233,8 @@ static inline void kconv_sgemm(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K
         kconv_pack_a(mc, kc, A + ic * rsa + pc * csa, rsa, csa, w->ap);
         for (int64_t jr = 0; jr < nc; jr += KCONV_NR) {
           for (int64_t ir = 0; ir < mc; ir += KCONV_MR) {
-            kconv_micro(kc, w->ap + ir * kc, w->bp + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc,
+            kconv_micro(kc, w->ap + ir * kc, w->bp + jr * kc,
+                        C + (ic + ir) * rsc + (jc + jr) * csc, rsc, csc,
                         kconv_min(KCONV_MR, mc - ir), kconv_min(KCONV_NR, nc - jr));
           }
         }
@@ -473,7 +478,7 @@ static inline int kconv_conv_f32(mck_ctx *c, const char *op, const kconv_geom *g
         /* col[(m,k)][i] = sum_c W[c][(m,k)] x[c][i];  W is (Cin, mg*K) per group */
         int64_t rows = mg * K;
         for (int64_t i = 0; i < rows * IP; i++) col[i] = 0.0f;
-        kconv_sgemm(&ws, rows, IP, cg, w + gi * cg * rows, 1, rows, xg, IP, 1, col, IP);
+        kconv_sgemm(&ws, rows, IP, cg, w + gi * cg * rows, 1, rows, xg, IP, 1, col, IP, 1);
         kconv_col2im(g, mg, col, yg);
       } else {
         const float *bm = xg;
@@ -481,7 +486,12 @@ static inline int kconv_conv_f32(mck_ctx *c, const char *op, const kconv_geom *g
           kconv_im2col(g, cg, xg, col);
           bm = col;
         }
-        kconv_sgemm(&ws, mg, P, cg * K, w + gi * mg * cg * K, cg * K, 1, bm, P, 1, yg, P);
+        const float *wg = w + gi * mg * cg * K;
+        if (P < mg && P < 4 * KCONV_NR) {
+          kconv_sgemm(&ws, P, mg, cg * K, bm, 1, P, wg, 1, cg * K, yg, 1, P);
+        } else {
+          kconv_sgemm(&ws, mg, P, cg * K, wg, cg * K, 1, bm, P, 1, yg, P, 1);
+        }
       }
     }
   }

@@ -116,13 +116,13 @@ def check_case(case):
     if r.returncode != 0:
         return ["compile: mc exited %d:\n%s" % (r.returncode, r.stdout)]
     exe = os.path.join(d, "harness")
-    flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-I" + d, "-I" + os.path.join(ROOT, "runtime")]
+    flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-I" + d, "-Wa,-I" + d, "-I" + os.path.join(ROOT, "runtime")]
     r = run([CC] + flags + SAN + [src, os.path.join(HERE, "harness.c"), os.path.join(BUILD, "libmcrt.a"), "-lm", "-o", exe])
     if r.returncode != 0:
         return ["cc: %s" % r.stdout[-3000:]]
     if case.get("clang", True) and not SAN:
         r = run(["clang", "-std=c11", "-Wall", "-Wextra", "-Werror", "-O0", "-I" + d,
-                 "-I" + os.path.join(ROOT, "runtime"), "-c", src, "-o", os.path.join(d, "model_clang.o")])
+                 "-Wa,-I" + d, "-I" + os.path.join(ROOT, "runtime"), "-c", src, "-o", os.path.join(d, "model_clang.o")])
         if r.returncode != 0:
             return ["clang: %s" % r.stdout[-3000:]]
     files = []

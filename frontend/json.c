@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define JSON_MAX_TYPE_DEPTH 64
 #define JSON_MAX_PATH 1100 /* above cJSON's nesting limit (1000) */
@@ -890,10 +891,30 @@ static char *json_sibling_path(Arena *a, const char *json_path, const char *file
   return arena_printf(a, "%.*s/%s", (int)(slash - json_path), json_path, file);
 }
 
-/* Reads the whole file into the arena; on failure returns NULL with errno set. */
+/* Reads the whole file into the arena (NUL-terminated); on failure returns NULL with errno set.
+ * A regular file is read straight into one allocation of its size (weights can be large). */
 static unsigned char *json_read_all(Arena *a, const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    errno = EISDIR;
+    return NULL;
+  }
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+    size_t n = (size_t)st.st_size;
+    unsigned char *out = arena_alloc(a, n + 1);
+    size_t got = fread(out, 1, n, f);
+    bool more = got == n && fgetc(f) != EOF;
+    fclose(f);
+    if (got != n || more) {
+      errno = EIO; /* changed while being read */
+      return NULL;
+    }
+    *len = n;
+    return out;
+  }
   size_t cap = 1 << 16, n = 0;
   unsigned char *buf = malloc(cap);
   while (buf) {

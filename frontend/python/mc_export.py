@@ -286,9 +286,19 @@ def _structure(torch, x):
                       % type(x).__name__)
 
 
+def _collect_names(values, nodes, names):
+    for v in values:
+        names.add(v.debugName())
+    for n in nodes:
+        for v in n.outputs():
+            names.add(v.debugName())
+        for b in n.blocks():
+            _collect_names(b.inputs(), b.nodes(), names)
+
+
 def _input_entry(torch, v, example):
     d = {"name": v.debugName(), "type": v.type().str()}
-    if isinstance(example, torch.Tensor):
+    if isinstance(example, torch.Tensor) and isinstance(v.type(), torch._C.TensorType):
         d["dtype"] = _dtype_name(torch, example.dtype)
         d["shape"] = list(example.shape)
     return d
@@ -403,6 +413,7 @@ def export(module, example_inputs, path, *, method="trace", inline_limit=DEFAULT
     graph, has_module = _script_graph(torch, module, example_inputs, method)
 
     w = _Writer(torch, inline_limit)
+    _collect_names(graph.inputs(), graph.nodes(), w.used)
     gin = list(graph.inputs())
     if has_module and gin and isinstance(gin[0].type(), torch._C.ClassType) \
             and not gin[0].uses():

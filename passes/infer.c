@@ -44,9 +44,33 @@ static mck_tensor *meta_tensor(Arena *a, const Value *v) {
   return t;
 }
 
+/* Whether some node writes the storage of v, directly or through a view or alias of it:
+ * such a constant is not known at compile time, and such a value must not become constant. */
+static bool use_writes(const Block *b, const Value *v);
+static bool storage_written(const Graph *g, const Value *v) { return use_writes(g->top, v); }
+
+static bool use_writes(const Block *b, const Value *v) {
+  for (const Node *n = b->first; n; n = n->next) {
+    for (int k = 0; k < n->nblocks; k++)
+      if (use_writes(n->blocks[k], v)) return true;
+    const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
+    for (int i = 0; i < n->ninputs; i++) {
+      if (n->inputs[i] != v) continue;
+      if (!op) return true;
+      if (ir_node_is(n, "prim::ListConstruct") && n->noutputs && use_writes(b, n->outputs[0])) return true;
+      if (op->effect_arg != i) continue;
+      if (op->effect == EFF_WRITE) return true;
+      if ((op->effect == EFF_VIEW || (op->flags & OPF_MAYBE_VIEW)) && n->noutputs &&
+          storage_written(n->graph, n->outputs[0]))
+        return true;
+    }
+  }
+  return false;
+}
+
 static bool tensor_known(const Value *v) {
   const Attr *c = ir_constant_attr(v);
-  return c && c->kind == ATTR_TENSOR && c->t && c->t->data;
+  return c && c->kind == ATTR_TENSOR && c->t && c->t->data && !storage_written(v->def->graph, v);
 }
 
 /* Fills `a` for input value v; returns whether its value is known at compile time. */
@@ -250,6 +274,8 @@ static void infer_block(Infer *in, Block *b);
 
 static bool fold_node(Infer *in, Node *n, const OpDef *op, NodeArgs *na) {
   if (op->effect != EFF_PURE || (op->flags & OPF_NONDET) || !na->known) return false;
+  for (int i = 0; i < n->noutputs; i++)
+    if (n->outputs[i]->type->kind == TY_TENSOR && storage_written(in->g, n->outputs[i])) return false;
   mck_ctx ctx = {0};
   ctx.meta = 1;
   if (op->kernel(&ctx, na->out, na->nout, na->in, na->nin) != 0) return false;

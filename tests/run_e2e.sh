@@ -3,4 +3,6 @@
 set -e
 : "${PYTHON:=/usr/bin/python3}"
 "$PYTHON" tests/e2e/run_e2e.py
+MC="${MC:-build/mc}" "$PYTHON" tests/json/test_export.py
 sh tests/errors/run.sh
+sh tests/run/test_run.sh

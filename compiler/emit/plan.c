@@ -83,6 +83,17 @@ int plan_graph(Graph *g, Plan *p, Diag *d) {
       }
     }
   }
+  /* constant data is read-only: a write into it needs the functionalize pass first */
+  for (int k = 0; k < p->nnodes; k++) {
+    Node *n = p->order[k];
+    const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
+    if (!op || op->effect != EFF_WRITE || op->effect_arg >= n->ninputs) continue;
+    const Value *r = plan_root(p, n->inputs[op->effect_arg]);
+    if (r && p->st[r->id].kind == ST_CONST) {
+      diag_error(d, n->loc, "'%s' writes into constant %%%s; run the functionalize pass first", n->kind, r->name);
+      return 1;
+    }
+  }
   /* live intervals of arena roots: from definition to the last use of any value sharing them */
   int *last = calloc((size_t)p->nvalues + 1, sizeof *last);
   int *first = calloc((size_t)p->nvalues + 1, sizeof *first);

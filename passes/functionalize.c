@@ -1,0 +1,876 @@
+/* functionalize.c — the `functionalize` pass: turns the reference semantics of a traced or
+ * scripted graph (views share storage, `*_` ops write it) into value semantics (every value
+ * immutable) plus one explicit `mc::write_back(%input, %final)` per graph input the model
+ * mutates. PyTorch's functionalization (FunctionalInverses.cpp) and ONNX export's
+ * remove_inplace_ops_for_onnx are the models.
+ *
+ * The pass walks the top block in program order and keeps, for every tensor value it has seen,
+ * a Member: its Storage (the root value the memory began as: a graph input, a constant or a
+ * fresh result) and the chain of view nodes that leads from the root to it. A Storage knows
+ * its current value (`cur`) and the members that may still be read. An in-place op
+ * `y = op_(v, ...)` whose target v has chain c1..ck becomes:
+ *   nv  = functional twin applied to v (copy_: src cast to v's dtype, expanded to its shape),
+ *         cast / expanded back to v's type when the twin promotes or broadcasts;
+ *   b0  = cur, b(i) = c(i)(b(i-1))          the bases, re-derived from the current root;
+ *   w   = nv; for i = k..1: w = inverse of c(i) scattering w into b(i-1)
+ *         (slice_scatter, select_scatter, diagonal_scatter, inverse permutation, reshape back);
+ *   cur = w.
+ * Every member still read after the write is re-derived from the new root by replaying its
+ * chain, and its later uses (nested blocks and returns included) are redirected; y's uses read
+ * nv. Lists and tuples that hold a member and are read later are rebuilt the same way, since
+ * they hold references. A source overlapping its destination reads the old values, because the
+ * functional computation reads them. Every node this pass creates goes before the write and is
+ * typed by running its kernel in meta mode; the write node is removed.
+ *
+ * Invariants after the pass: no EFF_WRITE node remains except mc::write_back (list appends are
+ * not tensor writes and stay); the remaining views are pure reads. Where aliasing cannot be
+ * resolved the pass refuses with a located error instead of guessing: writes inside prim::If /
+ * prim::Loop blocks, writes through as_strided, broadcasting expand or an unknown view, writes
+ * into a tensor whose elements overlap in memory (PyTorch refuses these too), and writes to
+ * storage a block output may alias.
+ *
+ * The view/copy decision of reshape-like ops (OPF_MAYBE_VIEW) is taken once, from the strides
+ * the graph had before the pass, so rewriting a base never turns a copy into an alias.
+ * Scratch: Value->aux holds a value's Member, Node->aux marks maybe-view nodes that are views;
+ * both are cleared before returning.
+ */
+#include "pass.h"
+#include "ops/ops.h"
+
+#include <string.h>
+
+typedef struct Storage Storage;
+
+typedef struct Member {
+  Value *v;
+  Storage *s;
+  int nsteps;
+  Node **steps; /* view nodes from the root outward; only their kind and non-base inputs count */
+} Member;
+
+typedef struct Container { /* a list or tuple construct holding members of a storage */
+  Node *n;
+} Container;
+
+struct Storage {
+  Value *root;     /* the value the storage began as */
+  Value *cur;      /* its current value */
+  bool written;
+  bool ambiguous;  /* a block output that may alias storages in `maybe` (or any: nmaybe < 0) */
+  Storage **maybe;
+  int nmaybe;
+  Member **members;
+  int nmembers, capmembers;
+  Node **containers;
+  int ncontainers, capcontainers;
+  Storage *next;
+};
+
+typedef struct Fz {
+  Graph *g;
+  PassCtx *c;
+  Arena *ar; /* scratch, freed at the end */
+  Storage *stores;
+  int errs;
+} Fz;
+
+static const char *const MAYBE_VIEW_MARK = "view";
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+static const OpDef *op_of(const Node *n) { return n->op ? n->op : ops_lookup(n->kind); }
+
+static void fz_error(Fz *F, const Node *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fz_error(Fz *F, const Node *n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_verror(F->c->diag, n->loc, fmt, ap);
+  va_end(ap);
+  if (n->py_loc) diag_note(F->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+  F->errs++;
+}
+
+static bool is_tensor(const Value *v) { return v->type && v->type->kind == TY_TENSOR; }
+
+static bool is_write(const Node *n) {
+  const OpDef *op = op_of(n);
+  return op && op->effect == EFF_WRITE && !ir_node_is(n, "mc::write_back") && !ir_node_is(n, "aten::append");
+}
+
+/* Whether n's output 0 shares storage with its input `effect_arg` (a view, not a write). */
+static bool is_view(const Node *n) {
+  const OpDef *op = op_of(n);
+  if (!op || n->noutputs < 1 || !is_tensor(n->outputs[0])) return false;
+  if (op->flags & OPF_MAYBE_VIEW) return n->aux == MAYBE_VIEW_MARK;
+  return op->effect == EFF_VIEW && op->effect_arg < n->ninputs;
+}
+
+static void clear_aux(Block *b) {
+  for (int i = 0; i < b->nparams; i++) b->params[i]->aux = NULL;
+  for (Node *n = b->first; n; n = n->next) {
+    n->aux = NULL;
+    for (int i = 0; i < n->noutputs; i++) n->outputs[i]->aux = NULL;
+    for (int k = 0; k < n->nblocks; k++) clear_aux(n->blocks[k]);
+  }
+}
+
+static bool uses_in_block(const Block *b, const Value *v) {
+  for (const Node *n = b->first; n; n = n->next) {
+    for (int i = 0; i < n->ninputs; i++)
+      if (n->inputs[i] == v) return true;
+    for (int k = 0; k < n->nblocks; k++)
+      if (uses_in_block(n->blocks[k], v)) return true;
+  }
+  for (int i = 0; i < b->nrets; i++)
+    if (b->rets[i] == v) return true;
+  return false;
+}
+
+/* Whether v is read by a node after `pos` (a top-block node), nested blocks included, or by the
+ * top block's returns. */
+static bool used_after(const Value *v, const Node *pos) {
+  for (const Node *n = pos->next; n; n = n->next) {
+    for (int i = 0; i < n->ninputs; i++)
+      if (n->inputs[i] == v) return true;
+    for (int k = 0; k < n->nblocks; k++)
+      if (uses_in_block(n->blocks[k], v)) return true;
+  }
+  const Block *top = pos->owner;
+  for (int i = 0; i < top->nrets; i++)
+    if (top->rets[i] == v) return true;
+  return false;
+}
+
+/* ---- typing new nodes by running their kernels in meta mode ----------------------------- */
+static void meta_tensor_of(const Value *v, mck_tensor *t) {
+  memset(t, 0, sizeof *t);
+  const Type *ty = v->type;
+  const Attr *c = ir_constant_attr(v);
+  if ((ty->ndim < 0 || ty->dtype == DT_UNDEF) && c && c->kind == ATTR_TENSOR && c->t) {
+    t->dtype = c->t->dtype;
+    t->ndim = c->t->ndim;
+    for (int i = 0; i < t->ndim; i++) t->shape[i] = c->t->shape[i];
+    mck_contiguous_strides(t);
+    return;
+  }
+  t->dtype = ty->dtype;
+  t->ndim = ty->ndim < 0 ? 0 : ty->ndim;
+  for (int i = 0; i < t->ndim; i++) t->shape[i] = ty->shape[i];
+  if (ty->has_strides) {
+    for (int i = 0; i < t->ndim; i++) t->stride[i] = ty->strides[i];
+  } else {
+    mck_contiguous_strides(t);
+  }
+}
+
+static void meta_arg(Fz *F, const Value *v, mck_arg *a) {
+  memset(a, 0, sizeof *a);
+  if (ir_is_constant(v)) {
+    const Attr *c = ir_constant_attr(v);
+    if (!c || c->kind == ATTR_NONE) {
+      a->kind = MCK_NONE;
+      return;
+    }
+    switch (c->kind) {
+    case ATTR_INT: a->kind = MCK_INT; a->u.i = c->i; return;
+    case ATTR_BOOL: a->kind = MCK_BOOL_ARG; a->u.i = c->i; return;
+    case ATTR_FLOAT: a->kind = MCK_FLOAT; a->u.f = c->f; return;
+    case ATTR_INTS: a->kind = MCK_INTS; a->n = c->n; a->u.ints = c->ints; return;
+    case ATTR_BOOLS: a->kind = MCK_BOOLS; a->n = c->n; a->u.ints = c->ints; return;
+    case ATTR_FLOATS: a->kind = MCK_FLOATS; a->n = c->n; a->u.floats = c->floats; return;
+    case ATTR_STR: a->kind = MCK_STR; a->u.s = c->s; return;
+    case ATTR_DEVICE: a->kind = MCK_DEVICE; a->u.s = c->s; return;
+    default: break;
+    }
+  }
+  if (is_tensor(v)) {
+    a->kind = MCK_TENSOR;
+    a->u.t = arena_alloc(F->ar, sizeof(mck_tensor));
+    meta_tensor_of(v, a->u.t);
+    return;
+  }
+  if (v->type->kind == TY_LIST && v->def && ir_node_is(v->def, "prim::ListConstruct")) {
+    const Node *d = v->def;
+    const Type *el = v->type->elem;
+    if (el && (el->kind == TY_TENSOR || el->kind == TY_OPTIONAL)) {
+      a->kind = MCK_TENSORS;
+      a->n = d->ninputs;
+      a->u.ts = arena_alloc(F->ar, sizeof(mck_tensor *) * (size_t)(d->ninputs + 1));
+      for (int i = 0; i < d->ninputs; i++) {
+        if (ir_constant_is_none(d->inputs[i])) continue;
+        a->u.ts[i] = arena_alloc(F->ar, sizeof(mck_tensor));
+        meta_tensor_of(d->inputs[i], a->u.ts[i]);
+      }
+      return;
+    }
+  }
+  a->kind = MCK_UNKNOWN;
+}
+
+/* Types node n's tensor outputs; reports through `like` (the write being rewritten). */
+static bool type_node(Fz *F, Node *n, const Node *like) {
+  const OpDef *op = n->op;
+  if (!op->kernel) return true;
+  mck_arg *in = arena_alloc(F->ar, sizeof(mck_arg) * (size_t)(n->ninputs + 1));
+  mck_arg *out = arena_alloc(F->ar, sizeof(mck_arg) * (size_t)(n->noutputs + 1));
+  for (int i = 0; i < n->ninputs; i++) meta_arg(F, n->inputs[i], &in[i]);
+  for (int i = 0; i < n->noutputs; i++) {
+    out[i].kind = MCK_TENSOR;
+    out[i].u.t = arena_alloc(F->ar, sizeof(mck_tensor));
+  }
+  mck_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.meta = 1;
+  if (op->kernel(&ctx, out, n->noutputs, in, n->ninputs) != 0) {
+    fz_error(F, like, "functionalizing '%s': %s", like->kind, ctx.err[0] ? ctx.err : "invalid arguments");
+    return false;
+  }
+  for (int i = 0; i < n->noutputs; i++) {
+    if (out[i].kind != MCK_TENSOR) continue;
+    const mck_tensor *t = out[i].u.t;
+    Type *ty = ir_type_new(F->g->arena, TY_TENSOR);
+    ty->dtype = (DType)t->dtype;
+    ty->ndim = t->ndim;
+    for (int d = 0; d < t->ndim; d++) {
+      ty->shape[d] = t->shape[d];
+      ty->strides[d] = t->stride[d];
+    }
+    if (t->offset == -1) ir_contiguous_strides(t->ndim, t->shape, ty->strides);
+    ty->has_strides = true;
+    ty->requires_grad = 0;
+    ty->device = "cpu";
+    n->outputs[i]->type = ty;
+  }
+  return true;
+}
+
+/* Whether a maybe-view node (reshape, flatten, contiguous) is a view for its input's strides:
+ * its kernel, run in meta mode, says so by leaving the output's offset at 0 or more. */
+static bool maybe_view_is_view(Fz *F, Node *n) {
+  const OpDef *op = n->op;
+  if (!op->kernel || n->noutputs < 1 || op->effect_arg >= n->ninputs || !is_tensor(n->inputs[op->effect_arg]) ||
+      !ir_type_is_complete_tensor(n->inputs[op->effect_arg]->type))
+    return false;
+  mck_arg *in = arena_alloc(F->ar, sizeof(mck_arg) * (size_t)(n->ninputs + 1));
+  mck_arg out[1];
+  for (int i = 0; i < n->ninputs; i++) meta_arg(F, n->inputs[i], &in[i]);
+  out[0].kind = MCK_TENSOR;
+  out[0].u.t = arena_alloc(F->ar, sizeof(mck_tensor));
+  mck_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.meta = 1;
+  return op->kernel(&ctx, out, 1, in, n->ninputs) == 0 && out[0].u.t->offset != -1;
+}
+
+static void mark_maybe_views(Fz *F, Block *b) {
+  for (Node *n = b->first; n; n = n->next) {
+    const OpDef *op = op_of(n);
+    n->op = op;
+    if (op && (op->flags & OPF_MAYBE_VIEW) && maybe_view_is_view(F, n)) n->aux = (void *)MAYBE_VIEW_MARK;
+    for (int k = 0; k < n->nblocks; k++) mark_maybe_views(F, n->blocks[k]);
+  }
+}
+
+/* ---- building nodes (all inserted before the write `at`) -------------------------------- */
+static Value *cint(Fz *F, Node *at, int64_t x) {
+  Node *c = ir_make_constant_int(F->g, x, at->loc);
+  ir_insert_before(at, c);
+  return c->outputs[0];
+}
+
+static Value *cbool(Fz *F, Node *at, bool x) {
+  Node *c = ir_make_constant_bool(F->g, x, at->loc);
+  ir_insert_before(at, c);
+  return c->outputs[0];
+}
+
+static Value *cnone(Fz *F, Node *at) {
+  Node *c = ir_make_constant_none(F->g, at->loc);
+  ir_insert_before(at, c);
+  return c->outputs[0];
+}
+
+static Value *cints(Fz *F, Node *at, const int64_t *xs, int n) {
+  Node *c = ir_make_constant_ints(F->g, xs, n, at->loc);
+  ir_insert_before(at, c);
+  return c->outputs[0];
+}
+
+/* A one-output node of `kind`, typed; NULL (reported) when the op is unknown or rejects. */
+static Value *emit(Fz *F, Node *at, const char *kind, Value **ins, int nin) {
+  const OpDef *op = ops_lookup(kind);
+  if (!op) {
+    fz_error(F, at, "functionalizing '%s' needs '%s', which is not in the op table", at->kind, kind);
+    return NULL;
+  }
+  Node *n = ir_node_new(F->g, kind, ins, nin, 1, NULL);
+  n->op = op;
+  n->loc = at->loc;
+  n->py_loc = at->py_loc;
+  n->scope = at->scope;
+  ir_insert_before(at, n);
+  if (!type_node(F, n, at)) return NULL;
+  return n->outputs[0];
+}
+
+/* Replays view node `step` on a new base. */
+static Value *replay(Fz *F, Node *at, const Node *step, Value *base) {
+  const OpDef *op = op_of(step);
+  Value **ins = arena_alloc(F->ar, sizeof(Value *) * (size_t)(step->ninputs + 1));
+  for (int i = 0; i < step->ninputs; i++) ins[i] = step->inputs[i];
+  ins[op->effect_arg] = base;
+  return emit(F, at, step->kind, ins, step->ninputs);
+}
+
+static bool same_shape(const Type *a, const Type *b) {
+  if (a->ndim != b->ndim) return false;
+  for (int i = 0; i < a->ndim; i++)
+    if (a->shape[i] != b->shape[i]) return false;
+  return true;
+}
+
+/* v cast to dtype dt and broadcast to `like`'s shape, as copy_ stores a source. */
+static Value *conform(Fz *F, Node *at, Value *v, const Type *like) {
+  if (!v) return NULL;
+  if (v->type->dtype != like->dtype) {
+    Value *ins[5] = {v, cint(F, at, ir_dtype_to_scalar_type(like->dtype)), cbool(F, at, false),
+                     cbool(F, at, false), cnone(F, at)};
+    v = emit(F, at, "aten::to", ins, 5);
+    if (!v) return NULL;
+  }
+  if (!same_shape(v->type, like)) {
+    Value *ins[3] = {v, cints(F, at, like->shape, like->ndim), cbool(F, at, false)};
+    v = emit(F, at, "aten::expand", ins, 3);
+  }
+  return v;
+}
+
+/* ---- members and storages ---------------------------------------------------------------- */
+static Storage *storage_new(Fz *F, Value *root) {
+  Storage *s = arena_alloc(F->ar, sizeof *s);
+  s->root = root;
+  s->cur = root;
+  s->next = F->stores;
+  F->stores = s;
+  return s;
+}
+
+static Member *member_add(Fz *F, Storage *s, Value *v, Node **steps, int nsteps) {
+  Member *m = arena_alloc(F->ar, sizeof *m);
+  m->v = v;
+  m->s = s;
+  m->nsteps = nsteps;
+  m->steps = steps;
+  if (s->nmembers == s->capmembers) {
+    int cap = s->capmembers ? 2 * s->capmembers : 8;
+    Member **ms = arena_alloc(F->ar, sizeof(Member *) * (size_t)cap);
+    if (s->nmembers) memcpy(ms, s->members, sizeof(Member *) * (size_t)s->nmembers);
+    s->members = ms;
+    s->capmembers = cap;
+  }
+  s->members[s->nmembers++] = m;
+  v->aux = m;
+  return m;
+}
+
+/* The member record of v, making v the root of a new storage when it is not known yet. */
+static Member *member_of(Fz *F, Value *v) {
+  if (v->aux) return v->aux;
+  return member_add(F, storage_new(F, v), v, NULL, 0);
+}
+
+static void container_add(Fz *F, Storage *s, Node *n) {
+  for (int i = 0; i < s->ncontainers; i++)
+    if (s->containers[i] == n) return;
+  if (s->ncontainers == s->capcontainers) {
+    int cap = s->capcontainers ? 2 * s->capcontainers : 4;
+    Node **ns = arena_alloc(F->ar, sizeof(Node *) * (size_t)cap);
+    if (s->ncontainers) memcpy(ns, s->containers, sizeof(Node *) * (size_t)s->ncontainers);
+    s->containers = ns;
+    s->capcontainers = cap;
+  }
+  s->containers[s->ncontainers++] = n;
+}
+
+/* ---- writes ------------------------------------------------------------------------------ */
+static const char *const SCATTER_LIKE[] = {"aten::slice", "aten::select", "aten::diagonal", "aten::narrow",
+                                           NULL};
+static const char *const SELF_INVERSE[] = {"aten::transpose", "aten::swapaxes", "aten::swapdims", "aten::t",
+                                           "aten::numpy_T", "aten::mT", NULL};
+static const char *const RESHAPE_LIKE[] = {"aten::view", "aten::reshape", "aten::flatten", "aten::unflatten",
+                                           "aten::unsqueeze", "aten::squeeze", "aten::view_as", "aten::reshape_as",
+                                           "aten::contiguous", "aten::alias", "aten::detach", "aten::expand",
+                                           "aten::expand_as", "aten::_reshape_alias", NULL};
+
+static bool kind_in(const Node *n, const char *const *kinds) {
+  for (int i = 0; kinds[i]; i++)
+    if (ir_node_is(n, kinds[i])) return true;
+  return false;
+}
+
+static int64_t numel_of(const Type *t) {
+  int64_t p = 1;
+  for (int i = 0; i < t->ndim; i++) p *= t->shape[i];
+  return p;
+}
+
+static int norm_dim(int64_t d, int ndim) { return (int)(d < 0 ? d + ndim : d); }
+
+/* An int or int-list constant as a list; false when not constant. */
+static bool const_ints(const Value *v, int64_t *xs, int *n, int max) {
+  const Attr *a = ir_constant_attr(v);
+  if (a && a->kind == ATTR_INT) {
+    xs[0] = a->i;
+    *n = 1;
+    return true;
+  }
+  if (!a || a->kind != ATTR_INTS || a->n > max) return false;
+  for (int i = 0; i < a->n; i++) xs[i] = a->ints[i];
+  *n = a->n;
+  return true;
+}
+
+/* The permutation a permute / movedim node applies: output dim i is input dim perm[i]. */
+static bool view_permutation(const Node *st, int64_t *perm) {
+  int nd = st->inputs[0]->type->ndim, n, m;
+  int64_t a[IR_MAX_DIMS], b[IR_MAX_DIMS];
+  bool used[IR_MAX_DIMS] = {0}, placed[IR_MAX_DIMS] = {0};
+  if (nd < 0 || nd > IR_MAX_DIMS || !const_ints(st->inputs[1], a, &n, IR_MAX_DIMS)) return false;
+  if (ir_node_is(st, "aten::permute")) {
+    if (n != nd) return false;
+    for (int i = 0; i < nd; i++) {
+      int p = norm_dim(a[i], nd);
+      if (p < 0 || p >= nd || used[p]) return false;
+      used[p] = true;
+      perm[i] = p;
+    }
+    return true;
+  }
+  if (st->ninputs < 3 || !const_ints(st->inputs[2], b, &m, IR_MAX_DIMS) || m != n) return false;
+  for (int i = 0; i < n; i++) {
+    int s = norm_dim(a[i], nd), d = norm_dim(b[i], nd);
+    if (s < 0 || s >= nd || d < 0 || d >= nd || used[s] || placed[d]) return false;
+    used[s] = placed[d] = true;
+    perm[d] = s;
+  }
+  for (int d = 0, s = 0; d < nd; d++) {
+    if (placed[d]) continue;
+    while (used[s]) s++;
+    perm[d] = s;
+    used[s] = true;
+  }
+  return true;
+}
+
+/* Whether the write can go back through view step `st`; reports at `at` otherwise. */
+static bool step_invertible(Fz *F, Node *at, const Node *st) {
+  if (kind_in(st, SCATTER_LIKE) || kind_in(st, SELF_INVERSE)) {
+    int64_t x;
+    if (ir_node_is(st, "aten::narrow") && (!ir_constant_int(st->inputs[1], &x) || !ir_constant_int(st->inputs[2], &x) ||
+                                           !ir_constant_int(st->inputs[3], &x))) {
+      fz_error(F, at, "'%s' writes through aten::narrow with bounds known only at run time; not supported", at->kind);
+      return false;
+    }
+    return true;
+  }
+  if (ir_node_is(st, "aten::permute") || ir_node_is(st, "aten::movedim")) {
+    int64_t perm[IR_MAX_DIMS];
+    if (!view_permutation(st, perm)) {
+      fz_error(F, at, "'%s' writes through '%s' (line %d) with dims known only at run time or invalid; not "
+               "supported", at->kind, st->kind, st->loc.line);
+      return false;
+    }
+    return true;
+  }
+  if (kind_in(st, RESHAPE_LIKE)) {
+    const Type *in = st->inputs[0]->type, *out = st->outputs[0]->type;
+    if (numel_of(in) != numel_of(out)) {
+      fz_error(F, at, "'%s' writes through a broadcasting '%s' (line %d): more than one element of the "
+               "written-to tensor refers to a single memory location", at->kind, st->kind, st->loc.line);
+      return false;
+    }
+    return true;
+  }
+  if (ir_node_is(st, "aten::as_strided")) {
+    fz_error(F, at, "'%s' writes through aten::as_strided (line %d); writes through as_strided views are not "
+             "supported", at->kind, st->loc.line);
+    return false;
+  }
+  fz_error(F, at, "'%s' writes through the view '%s' (line %d), which functionalize cannot invert", at->kind,
+           st->kind, st->loc.line);
+  return false;
+}
+
+/* The inverse of view step `st`: scatters `src` (the new value of st's output) into `base`
+ * (the current value of st's input). */
+static Value *unview(Fz *F, Node *at, const Node *st, Value *base, Value *src) {
+  int ni = st->ninputs;
+  if (ir_node_is(st, "aten::slice")) {
+    Value *ins[6] = {base, src, ni > 1 ? st->inputs[1] : cint(F, at, 0), ni > 2 ? st->inputs[2] : cnone(F, at),
+                     ni > 3 ? st->inputs[3] : cnone(F, at), ni > 4 ? st->inputs[4] : cint(F, at, 1)};
+    return emit(F, at, "aten::slice_scatter", ins, 6);
+  }
+  if (ir_node_is(st, "aten::select")) {
+    Value *ins[4] = {base, src, st->inputs[1], st->inputs[2]};
+    return emit(F, at, "aten::select_scatter", ins, 4);
+  }
+  if (ir_node_is(st, "aten::diagonal")) {
+    Value *ins[5] = {base, src, ni > 1 ? st->inputs[1] : cint(F, at, 0), ni > 2 ? st->inputs[2] : cint(F, at, 0),
+                     ni > 3 ? st->inputs[3] : cint(F, at, 1)};
+    return emit(F, at, "aten::diagonal_scatter", ins, 5);
+  }
+  if (ir_node_is(st, "aten::narrow")) {
+    int64_t d, start, len;
+    ir_constant_int(st->inputs[1], &d);
+    ir_constant_int(st->inputs[2], &start);
+    ir_constant_int(st->inputs[3], &len);
+    const Type *bt = base->type;
+    int dd = norm_dim(d, bt->ndim);
+    if (start < 0 && dd >= 0 && dd < bt->ndim) start += bt->shape[dd];
+    Value *ins[6] = {base, src, st->inputs[1], cint(F, at, start), cint(F, at, start + len), cint(F, at, 1)};
+    return emit(F, at, "aten::slice_scatter", ins, 6);
+  }
+  if (kind_in(st, SELF_INVERSE)) {
+    Value **ins = arena_alloc(F->ar, sizeof(Value *) * (size_t)(ni + 1));
+    for (int i = 0; i < ni; i++) ins[i] = st->inputs[i];
+    ins[0] = src;
+    return emit(F, at, st->kind, ins, ni);
+  }
+  if (ir_node_is(st, "aten::permute") || ir_node_is(st, "aten::movedim")) {
+    int64_t perm[IR_MAX_DIMS], inv[IR_MAX_DIMS];
+    int nd = base->type->ndim;
+    view_permutation(st, perm);
+    for (int i = 0; i < nd; i++) inv[perm[i]] = i;
+    Value *ins[2] = {src, cints(F, at, inv, nd)};
+    return emit(F, at, "aten::permute", ins, 2);
+  }
+  /* reshape-like: the same elements in the same order */
+  if (same_shape(src->type, base->type)) return src;
+  Value *ins[2] = {src, cints(F, at, base->type->shape, base->type->ndim)};
+  return emit(F, at, "aten::reshape", ins, 2);
+}
+
+/* The new value of the written view, before being conformed to its type. */
+static Value *new_view_value(Fz *F, Node *n, const OpDef *op, Value *v) {
+  if (ir_node_is(n, "aten::copy_") && n->ninputs >= 2 && is_tensor(n->inputs[1])) return n->inputs[1];
+  const char *twin = op->functional;
+  if (ir_node_is(n, "aten::copy_")) {
+    /* a Scalar source (copy_.int / copy_.float): fill */
+    const OpDef *fill = ops_lookup("aten::fill_");
+    twin = fill && fill->functional ? fill->functional : "aten::fill";
+    Value *ins[2] = {v, n->inputs[1]};
+    return emit(F, n, twin, ins, 2);
+  }
+  if (!twin) {
+    fz_error(F, n, "in-place op '%s' has no functional form in the op table", n->kind);
+    return NULL;
+  }
+  return emit(F, n, twin, n->inputs, n->ninputs);
+}
+
+static bool overlapping(const Type *t) {
+  for (int i = 0; i < t->ndim; i++)
+    if (t->shape[i] > 1 && t->has_strides && t->strides[i] == 0) return true;
+  return false;
+}
+
+static bool container_holds(const Node *c, const Value *v) {
+  for (int i = 0; i < c->ninputs; i++)
+    if (c->inputs[i] == v) return true;
+  return false;
+}
+
+/* Some live block output may alias s. */
+static bool ambiguous_alias(Fz *F, Storage *s, Node *at) {
+  for (Storage *a = F->stores; a; a = a->next) {
+    if (!a->ambiguous) continue;
+    bool may = a->nmaybe < 0;
+    for (int i = 0; i < a->nmaybe && !may; i++) may = a->maybe[i] == s;
+    if (!may) continue;
+    for (int i = 0; i < a->nmembers; i++) {
+      if (used_after(a->members[i]->v, at) || container_holds(at, a->members[i]->v)) {
+        Node *def = a->root->def;
+        fz_error(F, at, "'%s' writes memory that the result of '%s' (line %d) may alias; aliasing through "
+                 "control flow or lists is not supported yet", at->kind, def ? def->kind : "?", def ? def->loc.line : 0);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* Whether nv is a value this rewrite computed into fresh memory (not a source it was given,
+ * nor a view of one): only such a value may stand for the storage's new contents, since a
+ * later write to the source's storage redirects the source's uses. */
+static bool fresh_value(const Node *n, const Value *nv) {
+  for (int i = 0; i < n->ninputs; i++)
+    if (n->inputs[i] == nv) return false;
+  const OpDef *op = nv->def ? op_of(nv->def) : NULL;
+  return op && op->effect == EFF_PURE && !(op->flags & OPF_MAYBE_VIEW);
+}
+
+static void rewrite_write(Fz *F, Node *n) {
+  const OpDef *op = op_of(n);
+  int k = op->effect_arg;
+  if (k >= n->ninputs || !is_tensor(n->inputs[k])) {
+    fz_error(F, n, "in-place op '%s' does not write a tensor", n->kind);
+    return;
+  }
+  if (op->functional) {
+    const OpDef *twin = ops_lookup(op->functional);
+    if (twin && twin->effect != EFF_PURE) {
+      fz_error(F, n, "in-place view op '%s' changes the tensor's shape or strides; not supported", n->kind);
+      return;
+    }
+  }
+  Value *v = n->inputs[k];
+  Member *m = member_of(F, v);
+  Storage *s = m->s;
+  if (s->ambiguous) {
+    Node *def = s->root->def;
+    fz_error(F, n, "'%s' writes the result of '%s' (line %d), which may alias other tensors through control "
+             "flow or a list; not supported yet", n->kind, def ? def->kind : "?", def ? def->loc.line : 0);
+    return;
+  }
+  if (ambiguous_alias(F, s, n)) return;
+  if (overlapping(v->type)) {
+    fz_error(F, n, "'%s': more than one element of the written-to tensor refers to a single memory location "
+             "(PyTorch refuses this too; clone() the tensor first)", n->kind);
+    return;
+  }
+  for (int i = 0; i < m->nsteps; i++)
+    if (!step_invertible(F, n, m->steps[i])) return;
+
+  /* the new value of the view, then of the root */
+  Value *nv = conform(F, n, new_view_value(F, n, op, v), v->type);
+  if (!nv) return;
+  bool fresh = fresh_value(n, nv);
+  Value **bases = arena_alloc(F->ar, sizeof(Value *) * (size_t)(m->nsteps + 1));
+  bases[0] = s->cur;
+  for (int i = 1; i < m->nsteps; i++)
+    if (!(bases[i] = replay(F, n, m->steps[i - 1], bases[i - 1]))) return;
+  Value *w = nv;
+  for (int i = m->nsteps - 1; i >= 0; i--)
+    if (!(w = unview(F, n, m->steps[i], bases[i], w))) return;
+  if (m->nsteps == 0 && !fresh) {
+    Value *ins[2] = {nv, cnone(F, n)};
+    if (!(w = emit(F, n, "aten::clone", ins, 2))) return;
+  }
+  Value *nvm = nv; /* the view's new value as a member of s */
+  if (!fresh) {
+    nvm = w;
+    for (int j = 0; j < m->nsteps && nvm; j++) nvm = replay(F, n, m->steps[j], nvm);
+    if (!nvm) return;
+  }
+  s->cur = w;
+  s->written = true;
+
+  /* lists and tuples read later hold references to the members they contain */
+  Node **live = arena_alloc(F->ar, sizeof(Node *) * (size_t)(s->ncontainers + 1));
+  int nlive = 0;
+  for (int i = 0; i < s->ncontainers; i++)
+    if (used_after(s->containers[i]->outputs[0], n)) live[nlive++] = s->containers[i];
+  s->containers = NULL;
+  s->ncontainers = s->capcontainers = 0;
+
+  /* re-derive the members read later from the new root; their later uses read the new values */
+  Member **old = s->members;
+  int nold = s->nmembers;
+  s->members = NULL;
+  s->nmembers = s->capmembers = 0;
+  Value **from = arena_alloc(F->ar, sizeof(Value *) * (size_t)(nold + 1));
+  Value **to = arena_alloc(F->ar, sizeof(Value *) * (size_t)(nold + 1));
+  int nren = 0;
+  for (int i = 0; i < nold; i++) {
+    Member *u = old[i];
+    u->v->aux = NULL;
+    bool needed = used_after(u->v, n);
+    for (int j = 0; j < nlive && !needed; j++) needed = container_holds(live[j], u->v);
+    if (!needed) continue;
+    Value *x = w;
+    for (int j = 0; j < u->nsteps && x; j++) x = replay(F, n, u->steps[j], x);
+    if (!x) return;
+    ir_replace_uses(F->g, u->v, x, n->prev);
+    member_add(F, s, x, u->steps, u->nsteps);
+    from[nren] = u->v;
+    to[nren++] = x;
+  }
+  for (int i = 0; i < nlive; i++) {
+    Node *c = live[i];
+    Node *cl = ir_node_new(F->g, c->kind, c->inputs, c->ninputs, 1, &c->outputs[0]->type);
+    cl->op = c->op;
+    cl->loc = c->loc;
+    cl->py_loc = c->py_loc;
+    for (int j = 0; j < cl->ninputs; j++)
+      for (int r = 0; r < nren; r++)
+        if (cl->inputs[j] == from[r]) ir_node_set_input(cl, j, to[r]);
+    ir_insert_before(n, cl);
+    ir_replace_uses(F->g, c->outputs[0], cl->outputs[0], n->prev);
+    container_add(F, s, cl);
+  }
+  if (n->noutputs > 0) ir_replace_uses(F->g, n->outputs[0], nvm, NULL);
+  if (!nvm->aux) member_add(F, s, nvm, m->steps, m->nsteps);
+  ir_remove(n);
+}
+
+/* ---- control flow -------------------------------------------------------------------------- */
+static bool defined_inside(const Value *v, const Node *blocknode) {
+  const Block *b = v->def ? v->def->owner : v->param_of;
+  while (b) {
+    if (b->owner == blocknode) return true;
+    b = b->owner ? b->owner->owner : NULL;
+  }
+  return false;
+}
+
+static bool refuse_nested_writes(Fz *F, Block *b, const Node *construct) {
+  bool ok = true;
+  for (Node *n = b->first; n; n = n->next) {
+    if (is_write(n)) {
+      fz_error(F, n, "in-place op '%s' inside the %s at line %d is not supported yet", n->kind, construct->kind,
+               construct->loc.line);
+      ok = false;
+    }
+    for (int k = 0; k < n->nblocks; k++) ok &= refuse_nested_writes(F, n->blocks[k], construct);
+  }
+  return ok;
+}
+
+static void mark_ambiguous(Fz *F, Value *v, Storage **maybe, int nmaybe) {
+  Storage *s = storage_new(F, v);
+  member_add(F, s, v, NULL, 0);
+  s->ambiguous = true;
+  s->nmaybe = nmaybe;
+  if (nmaybe > 0) s->maybe = arena_memdup(F->ar, maybe, sizeof(Storage *) * (size_t)nmaybe);
+}
+
+/* Marks tensor outputs of a node with blocks that may alias outer storage as ambiguous. */
+static void visit_block_node(Fz *F, Node *n) {
+  for (int k = 0; k < n->nblocks; k++)
+    if (!refuse_nested_writes(F, n->blocks[k], n)) return;
+  for (int o = 0; o < n->noutputs; o++) {
+    Value *out = n->outputs[o];
+    if (!is_tensor(out)) continue;
+    Storage *maybe[8];
+    int nmaybe = 0;
+    bool any = false;
+    for (int k = 0; k < n->nblocks; k++) {
+      Block *b = n->blocks[k];
+      int ri = o + (ir_node_is(n, "prim::Loop") ? 1 : 0);
+      if (ri >= b->nrets) continue;
+      const Value *r = b->rets[ri];
+      while (defined_inside(r, n) && r->def) {
+        const Node *d = r->def;
+        if (r->index != 0 || !(is_view(d) || is_write(d))) break;
+        r = d->inputs[op_of(d)->effect_arg];
+      }
+      if (defined_inside(r, n) && r->def) continue; /* a fresh value */
+      if (defined_inside(r, n) || !is_tensor(r)) {
+        any = true; /* a loop-carried block parameter */
+        continue;
+      }
+      Storage *s = member_of(F, (Value *)r)->s;
+      if (s->ambiguous) any = true;
+      if (nmaybe < 8) maybe[nmaybe++] = s;
+      else any = true;
+    }
+    if (any || nmaybe) mark_ambiguous(F, out, maybe, any ? -1 : nmaybe);
+  }
+}
+
+/* Values that alias storage in a way the pass does not track precisely: tensors taken out of a
+ * list or tuple by a runtime index, and lists of views (split, chunk, unbind). They become
+ * ambiguous storages; writing them, or writing what they may alias while they are live, is
+ * refused. */
+static void visit_container_read(Fz *F, Node *n, const OpDef *op) {
+  Storage *maybe[8];
+  int nmaybe = 0;
+  bool any = false;
+  if (op->effect == EFF_VIEW) { /* a list of views of input effect_arg */
+    Value *base = n->inputs[op->effect_arg];
+    if (!is_tensor(base)) return;
+    maybe[nmaybe++] = member_of(F, base)->s;
+  } else {
+    Value *l = n->inputs[0];
+    if (l->aux && ((Member *)l->aux)->s->ambiguous) {
+      Storage *a = ((Member *)l->aux)->s;
+      any = a->nmaybe < 0;
+      for (int i = 0; i < a->nmaybe; i++) maybe[nmaybe++] = a->maybe[i];
+    } else if (l->def && (ir_node_is(l->def, "prim::ListConstruct") || ir_node_is(l->def, "prim::TupleConstruct"))) {
+      for (int i = 0; i < l->def->ninputs; i++) {
+        if (!is_tensor(l->def->inputs[i])) continue;
+        if (nmaybe < 8) maybe[nmaybe++] = member_of(F, l->def->inputs[i])->s;
+        else any = true;
+      }
+    } else if (l->param_of || (l->def && !ir_is_constant(l))) {
+      any = true;
+    }
+  }
+  if (!any && nmaybe == 0) return;
+  for (int o = 0; o < n->noutputs; o++)
+    if (is_tensor(n->outputs[o]) || op->effect == EFF_VIEW) mark_ambiguous(F, n->outputs[o], maybe, any ? -1 : nmaybe);
+}
+
+/* ---- the pass ---------------------------------------------------------------------------- */
+static void fz_node(Fz *F, Node *n) {
+  const OpDef *op = op_of(n);
+  if (!op) return;
+  n->op = op;
+  if (n->nblocks) {
+    visit_block_node(F, n);
+    return;
+  }
+  if (is_write(n)) {
+    rewrite_write(F, n);
+    return;
+  }
+  if ((op->effect == EFF_VIEW && n->noutputs > 0 && !is_tensor(n->outputs[0])) || ir_node_is(n, "prim::ListUnpack") ||
+      ir_node_is(n, "prim::TupleUnpack") || ir_node_is(n, "aten::__getitem__") || ir_node_is(n, "prim::TupleIndex")) {
+    visit_container_read(F, n, op);
+    return;
+  }
+  if (is_view(n)) {
+    Value *base = n->inputs[op->effect_arg];
+    if (!is_tensor(base)) return;
+    Member *b = member_of(F, base);
+    Node **steps = arena_alloc(F->ar, sizeof(Node *) * (size_t)(b->nsteps + 1));
+    if (b->nsteps) memcpy(steps, b->steps, sizeof(Node *) * (size_t)b->nsteps);
+    steps[b->nsteps] = n;
+    member_add(F, b->s, n->outputs[0], steps, b->nsteps + 1);
+    return;
+  }
+  if ((ir_node_is(n, "prim::ListConstruct") || ir_node_is(n, "prim::TupleConstruct")) && n->noutputs == 1) {
+    for (int i = 0; i < n->ninputs; i++)
+      if (is_tensor(n->inputs[i])) container_add(F, member_of(F, n->inputs[i])->s, n);
+  }
+}
+
+int functionalize_run(Graph *g, PassCtx *c) {
+  Fz F = {g, c, arena_new(), NULL, 0};
+  Block *top = g->top;
+  clear_aux(top);
+  mark_maybe_views(&F, top);
+  for (int i = 0; i < top->nparams; i++)
+    if (is_tensor(top->params[i])) member_of(&F, top->params[i]);
+  for (Node *n = top->first, *next; n && F.errs == 0; n = next) {
+    next = n->next;
+    fz_node(&F, n);
+  }
+  if (F.errs == 0) {
+    /* one write-back per mutated graph input, in input order */
+    for (int i = 0; i < top->nparams; i++) {
+      Value *p = top->params[i];
+      Storage *s = NULL;
+      for (Storage *t = F.stores; t; t = t->next)
+        if (t->root == p) s = t;
+      if (!s || !s->written) continue;
+      Value *ins[2] = {p, s->cur};
+      Node *wb = ir_node_new(g, "mc::write_back", ins, 2, 0, NULL);
+      wb->op = ops_lookup("mc::write_back");
+      wb->loc = p->loc;
+      ir_append(top, wb);
+    }
+  }
+  clear_aux(top);
+  arena_free(F.ar);
+  return F.errs;
+}

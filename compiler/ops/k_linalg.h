@@ -24,16 +24,16 @@
 #define KL_NC 512
 
 static inline void kl_micro(int64_t kc, const float *ap, const float *bp, float *out) {
-  float acc[KL_MR][KL_NR];
-  for (int i = 0; i < KL_MR; i++)
-    for (int j = 0; j < KL_NR; j++) acc[i][j] = 0.0f;
+  float acc[KL_MR * KL_NR];
+  for (int i = 0; i < KL_MR * KL_NR; i++) acc[i] = 0.0f;
   for (int64_t k = 0; k < kc; k++) {
     const float *a = ap + k * KL_MR, *b = bp + k * KL_NR;
-    for (int i = 0; i < KL_MR; i++)
-      for (int j = 0; j < KL_NR; j++) acc[i][j] += a[i] * b[j];
+    for (int i = 0; i < KL_MR; i++) {
+      float x = a[i];
+      for (int j = 0; j < KL_NR; j++) acc[i * KL_NR + j] += x * b[j];
+    }
   }
-  for (int i = 0; i < KL_MR; i++)
-    for (int j = 0; j < KL_NR; j++) out[i * KL_NR + j] = acc[i][j];
+  for (int i = 0; i < KL_MR * KL_NR; i++) out[i] = acc[i];
 }
 
 /* Packs rows [0, m) x cols [0, kc) of A into strips of KL_MR rows: ap[s][k][r]. */
@@ -101,7 +101,7 @@ static inline int kl_sgemv(int64_t n, int64_t kdim, float alpha, const float *a,
       for (; k + 8 <= kdim; k += 8)
         for (int l = 0; l < 8; l++) part[l] += av[k + l] * bj[k + l];
       float s = 0.0f;
-      for (; k < kdim; k++) s += av[k] * bj[k];
+      for (int64_t q = 0; q < kdim - k; q++) s += av[k + q] * bj[k + q];
       acc[j] = ((part[0] + part[4]) + (part[1] + part[5])) + ((part[2] + part[6]) + (part[3] + part[7])) + s;
     }
   } else {
@@ -322,9 +322,6 @@ static inline int kl_product(mck_ctx *c, const char *op, mck_arg *out, const mck
   if (da >= 2) oshape[no++] = m;
   if (db >= 2) oshape[no++] = n;
   if (no > MCK_MAX_DIMS) return mck_fail(c, "%s: too many dimensions", op);
-  mck_tensor *o = out[0].u.t;
-  out[0].kind = MCK_TENSOR;
-  if (mck_out(c, o, a->dtype, no, oshape)) return -1;
   if (init) {
     int ni = 0;
     int64_t ish[MCK_MAX_DIMS];
@@ -337,6 +334,9 @@ static inline int kl_product(mck_ctx *c, const char *op, mck_arg *out, const mck
       if (ish[d] != oshape[d])
         return mck_fail(c, "%s: the added tensor cannot be broadcast to the product's shape", op);
   }
+  mck_tensor *o = out[0].u.t;
+  out[0].kind = MCK_TENSOR;
+  if (mck_out(c, o, a->dtype, no, oshape)) return -1;
   if (c->meta) return 0;
   kl_operand A, B, C;
   mck_tensor ab = *a, bb = *b;
@@ -442,7 +442,7 @@ static inline int kl_linear(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
   const mck_tensor *bias = nin > 2 && in[2].kind == MCK_TENSOR ? in[2].u.t : NULL;
   if (w->ndim != 1 && w->ndim != 2)
     return mck_fail(c, "aten::linear: weight must be 1-D or 2-D, got %dD", w->ndim);
-  if (w->ndim == 1 && bias && x->ndim == 2)
+  if (w->ndim == 1 && bias && x->ndim >= 2) /* as PyTorch 1.13 for contiguous input */
     return mck_fail(c, "aten::linear: mat2 must be a matrix, got 1-D tensor");
   mck_tensor wt = *w;
   if (w->ndim == 2) {

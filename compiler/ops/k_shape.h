@@ -692,7 +692,6 @@ static inline int ks_expand_to(mck_ctx *c, const char *op, mck_arg *out, const m
                                int n, const int64_t *sz) {
   char a[96], b[96];
   if (n < s->ndim || n > MCK_MAX_DIMS) {
-    ks_shape_str(b, sizeof b, n, sz);
     return mck_fail(c, "%s: the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)", op, n, s->ndim);
   }
   mck_tensor t = *s;
@@ -852,10 +851,20 @@ static inline int ks_same_shape(const mck_tensor *a, int n, const int64_t *s) {
   return 1;
 }
 
-/* Copies self into the fresh output o and returns in *v the view of o described by the op;
- * then src must have exactly v's shape. */
-static inline int ks_scatter_finish(mck_ctx *c, const char *op, mck_tensor *o,
+/* A contiguous descriptor of self's dtype and shape, without data: the scatter ops compute their
+ * view on it before the output is touched. */
+static inline mck_tensor ks_template(const mck_tensor *self) {
+  mck_tensor t = *self;
+  t.data = NULL;
+  mck_out_shape(&t, self->dtype, self->ndim, self->shape);
+  return t;
+}
+
+/* v is the op's view of a template of self (ks_template); src must have exactly its shape.
+ * Then the output o is set up, self copied into it and src into the view. */
+static inline int ks_scatter_finish(mck_ctx *c, const char *op, mck_arg *out,
                                     const mck_tensor *self, mck_tensor *v, const mck_tensor *src) {
+  mck_tensor *o = out->u.t;
   if (!ks_same_shape(src, v->ndim, v->shape)) {
     char a[96], b[96];
     ks_shape_str(a, sizeof a, v->ndim, v->shape);
@@ -863,7 +872,18 @@ static inline int ks_scatter_finish(mck_ctx *c, const char *op, mck_tensor *o,
     return mck_fail(c, "%s: expected src to have a size equal to the slice of self. src size = %s, slice size = %s",
                     op, b, a);
   }
+  int64_t lo = v->offset, hi = v->offset;
+  for (int i = 0; i < v->ndim; i++) {
+    if (v->shape[i] == 0) lo = 0, hi = -1, i = v->ndim;
+    else hi += (v->shape[i] - 1) * v->stride[i];
+  }
+  if (lo < 0 || hi >= mck_numel(self))
+    return mck_fail(c, "%s: the view lies outside self's %lld elements", op, (long long)mck_numel(self));
+  out->kind = MCK_TENSOR;
+  if (mck_out(c, o, self->dtype, self->ndim, self->shape)) return -1;
   if (c->meta) return 0;
+  v->data = o->data;
+  v->offset += o->offset;
   ks_copy_nocheck(o, self);
   ks_copy_nocheck(v, src);
   return 0;
@@ -873,66 +893,59 @@ static inline int ks_scatter_finish(mck_ctx *c, const char *op, mck_tensor *o,
 static inline int ks_slice_scatter(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   (void)nout;
   const mck_tensor *self = in[0].u.t;
-  mck_tensor *o = out[0].u.t;
   mck_arg none = {MCK_NONE, 0, {0}};
   int64_t d, step;
-  if (mck_out(c, o, self->dtype, self->ndim, self->shape)) return -1;
-  mck_tensor v = *o;
+  mck_tensor v = ks_template(self);
   if (ks_int(c, "aten::slice_scatter", nin > 2 ? &in[2] : &none, 0, &d) ||
       ks_int(c, "aten::slice_scatter", nin > 5 ? &in[5] : &none, 1, &step) ||
       ks_slice_desc(c, "aten::slice_scatter", &v, d, nin > 3 ? &in[3] : &none,
                     nin > 4 ? &in[4] : &none, step))
     return -1;
-  return ks_scatter_finish(c, "aten::slice_scatter", o, self, &v, in[1].u.t);
+  return ks_scatter_finish(c, "aten::slice_scatter", &out[0], self, &v, in[1].u.t);
 }
 
 /* aten::select_scatter(self, src, int dim, int index) */
 static inline int ks_select_scatter(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   (void)nout, (void)nin;
   const mck_tensor *self = in[0].u.t;
-  mck_tensor *o = out[0].u.t;
   int64_t d, i;
-  if (mck_out(c, o, self->dtype, self->ndim, self->shape)) return -1;
-  mck_tensor v = *o;
+  mck_tensor v = ks_template(self);
   if (ks_int(c, "aten::select_scatter", &in[2], 0, &d) ||
       ks_int(c, "aten::select_scatter", &in[3], 0, &i) ||
       ks_select_desc(c, "aten::select_scatter", &v, d, i))
     return -1;
-  return ks_scatter_finish(c, "aten::select_scatter", o, self, &v, in[1].u.t);
+  return ks_scatter_finish(c, "aten::select_scatter", &out[0], self, &v, in[1].u.t);
 }
 
 /* aten::diagonal_scatter(self, src, int offset=0, int dim1=0, int dim2=1) */
 static inline int ks_diagonal_scatter(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   (void)nout;
   const mck_tensor *self = in[0].u.t;
-  mck_tensor *o = out[0].u.t;
   mck_arg none = {MCK_NONE, 0, {0}};
   int64_t off, d1, d2;
-  if (mck_out(c, o, self->dtype, self->ndim, self->shape)) return -1;
-  mck_tensor v = *o;
+  mck_tensor v = ks_template(self);
   if (ks_int(c, "aten::diagonal_scatter", nin > 2 ? &in[2] : &none, 0, &off) ||
       ks_int(c, "aten::diagonal_scatter", nin > 3 ? &in[3] : &none, 0, &d1) ||
       ks_int(c, "aten::diagonal_scatter", nin > 4 ? &in[4] : &none, 1, &d2) ||
       ks_diagonal_desc(c, "aten::diagonal_scatter", &v, off, d1, d2))
     return -1;
-  return ks_scatter_finish(c, "aten::diagonal_scatter", o, self, &v, in[1].u.t);
+  return ks_scatter_finish(c, "aten::diagonal_scatter", &out[0], self, &v, in[1].u.t);
 }
 
 /* aten::as_strided_scatter(self, src, int[] size, int[] stride, int? storage_offset=None) */
 static inline int ks_as_strided_scatter(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
                                         int nin) {
   const mck_tensor *self = in[0].u.t;
-  mck_tensor *o = out[0].u.t, v;
+  mck_tensor tmpl = ks_template(self), v;
   mck_arg vo = {MCK_TENSOR, 0, {0}}, a[4];
   vo.u.t = &v;
-  if (mck_out(c, o, self->dtype, self->ndim, self->shape)) return -1;
   a[0].kind = MCK_TENSOR;
-  a[0].u.t = o;
+  a[0].u.t = &tmpl;
   a[1] = in[2];
   a[2] = in[3];
   a[3] = nin > 4 ? in[4] : (mck_arg){MCK_NONE, 0, {0}};
   if (ks_as_strided(c, &vo, nout, a, 4)) return -1;
-  return ks_scatter_finish(c, "aten::as_strided_scatter", o, self, &v, in[1].u.t);
+  return ks_scatter_finish(c, "aten::as_strided_scatter", &out[0], self, &v, in[1].u.t);
 }
 
 /* aten::cat(Tensor[] tensors, int dim=0): 1-D empty tensors are skipped (legacy) */
@@ -1089,8 +1102,6 @@ static inline int ks_roll(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
   mck_arg none = {MCK_NONE, 0, {0}};
   if (ks_ints(&in[1], &sh, &nsh, &o1) || ks_ints(nin > 2 ? &in[2] : &none, &dm, &ndm, &o2))
     return mck_fail(c, "aten::roll: shifts and dims must be compile-time constants");
-  mck_tensor *o = out[0].u.t;
-  if (mck_out(c, o, s->dtype, s->ndim, s->shape)) return -1;
   if (ndm == 0) {
     if (nsh != 1) return mck_fail(c, "aten::roll: shifts and dimensions must align. shifts: %d, dims: 0", nsh);
   } else if (nsh != ndm) {
@@ -1101,6 +1112,8 @@ static inline int ks_roll(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
     if (ks_dim(c, "aten::roll", dm[i], s->ndim, &d)) return -1;
     shift[d] += sh[i];
   }
+  mck_tensor *o = out[0].u.t;
+  if (mck_out(c, o, s->dtype, s->ndim, s->shape)) return -1;
   if (c->meta) return 0;
   int64_t numel = mck_numel(s);
   if (numel == 0) return 0;
@@ -1131,6 +1144,24 @@ static inline int ks_roll(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
   return 0;
 }
 
+/* Checks every value of the int tensor ix lies in [-n, n) (neg_ok) or [0, n); real mode only. */
+static inline int ks_check_range(mck_ctx *c, const char *op, const mck_tensor *ix, int64_t n,
+                                 int neg_ok) {
+  if (c->meta) return 0;
+  mck_iter it;
+  memset(&it, 0, sizeof it); /* gcc -O3 cannot see that a rank-0 walk reads no shape */
+  const int64_t *st[1] = {ix->stride};
+  int64_t base[1] = {ix->offset};
+  mck_iter_init(&it, ix->ndim, ix->shape, 1, st, base);
+  for (int64_t k = 0; k < it.total; k++, mck_iter_next(&it)) {
+    int64_t v = mck_geti(ix, it.off[0]);
+    if (v >= n || v < (neg_ok ? -n : 0))
+      return mck_fail(c, "%s: index %lld is out of bounds for a dimension of size %lld", op,
+                      (long long)v, (long long)n);
+  }
+  return 0;
+}
+
 static inline int ks_index_dtype_ok(const mck_tensor *t) {
   return t->dtype == MCK_I64 || t->dtype == MCK_I32;
 }
@@ -1151,10 +1182,11 @@ static inline int ks_index_select(mck_ctx *c, mck_arg *out, int nout, const mck_
   for (int i = 0; i < s->ndim; i++) ns[i] = i == d ? ni : s->shape[i];
   if (s->ndim == 0 && ni != 1)
     return mck_fail(c, "aten::index_select(): index_select(): Index to scalar can have only 1 value");
+  int64_t lim = s->ndim ? s->shape[d] : 1;
+  if (ks_check_range(c, "aten::index_select", ix, lim, 0)) return -1;
   mck_tensor *o = out[0].u.t;
   if (mck_out(c, o, s->dtype, s->ndim, ns)) return -1;
   if (c->meta) return 0;
-  int64_t lim = s->ndim ? s->shape[d] : 1;
   mck_tensor src = *s, dst = *o, sv = *s;
   if (s->ndim) {
     sv.shape[d] = 1;
@@ -1162,10 +1194,6 @@ static inline int ks_index_select(mck_ctx *c, mck_arg *out, int nout, const mck_
   }
   for (int64_t j = 0; j < ni; j++) {
     int64_t v = mck_geti(ix, ix->offset + (ix->ndim ? j * ix->stride[0] : 0));
-    if (v < -lim || v >= lim)
-      return mck_fail(c, "aten::index_select(): index out of range in self (index %lld, size %lld)",
-                      (long long)v, (long long)lim);
-    if (v < 0) v += lim;
     src = sv;
     dst = *o;
     if (s->ndim) {
@@ -1189,6 +1217,7 @@ static inline int ks_embedding(mck_ctx *c, mck_arg *out, int nout, const mck_arg
   if (ix->ndim + 1 > MCK_MAX_DIMS) return mck_fail(c, "aten::embedding: too many dimensions");
   for (int i = 0; i < ix->ndim; i++) ns[i] = ix->shape[i];
   ns[ix->ndim] = w->shape[1];
+  if (ks_check_range(c, "aten::embedding", ix, w->shape[0], 0)) return -1;
   mck_tensor *o = out[0].u.t;
   if (mck_out(c, o, w->dtype, ix->ndim + 1, ns)) return -1;
   if (c->meta || mck_numel(ix) == 0) return 0;
@@ -1198,9 +1227,6 @@ static inline int ks_embedding(mck_ctx *c, mck_arg *out, int nout, const mck_arg
   mck_iter_init(&it, ix->ndim, ix->shape, 2, st, base);
   for (int64_t k = 0; k < it.total; k++, mck_iter_next(&it)) {
     int64_t v = mck_geti(ix, it.off[1]);
-    if (v < 0 || v >= w->shape[0])
-      return mck_fail(c, "aten::embedding: index out of range in self (index %lld, %lld rows)",
-                      (long long)v, (long long)w->shape[0]);
     mck_tensor src = *w, dst = *o;
     src.ndim = dst.ndim = 1;
     src.offset += v * w->stride[0];
@@ -1229,6 +1255,7 @@ static inline int ks_gather(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
   for (int i = 0; i < ix->ndim && s->ndim; i++)
     if (i != d && ix->shape[i] > s->shape[i])
       return mck_fail(c, "aten::gather: Size does not match at dimension %d expected index [...] to be smaller than self apart from dimension %d", i, d);
+  if (ks_check_range(c, "aten::gather", ix, s->ndim ? s->shape[d] : 1, 0)) return -1;
   mck_tensor *o = out[0].u.t;
   if (mck_out(c, o, s->dtype, ix->ndim, ix->shape)) return -1;
   if (c->meta || mck_numel(ix) == 0) return 0;
@@ -1238,15 +1265,11 @@ static inline int ks_gather(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
   const int64_t *st[3] = {o->stride, ix->stride, sst};
   int64_t base[3] = {o->offset, ix->offset, s->offset};
   mck_iter_init(&it, ix->ndim, ix->shape, 3, st, base);
-  int64_t lim = s->ndim ? s->shape[d] : 1, ds = s->ndim ? s->stride[d] : 0;
+  int64_t ds = s->ndim ? s->stride[d] : 0;
   mck_tensor src = *s, dst = *o;
   src.ndim = dst.ndim = 0;
   for (int64_t k = 0; k < it.total; k++, mck_iter_next(&it)) {
     int64_t v = mck_geti(ix, it.off[1]);
-    if (v < -lim || v >= lim)
-      return mck_fail(c, "aten::gather(): index %lld is out of bounds for dimension %d with size %lld",
-                      (long long)v, d, (long long)lim);
-    if (v < 0) v += lim;
     src.offset = it.off[2] + v * ds;
     dst.offset = it.off[0];
     ks_copy_nocheck(&dst, &src);
@@ -1330,8 +1353,8 @@ static inline int ks_index_plan_make(mck_ctx *c, const char *op, ks_index_plan *
       d += t->ndim;
       continue;
     }
-    if (!ks_index_dtype_ok(t))
-      return mck_fail(c, "%s: tensors used as indices must be long, int, byte or bool tensors", op);
+    if (t->dtype != MCK_I64)
+      return mck_fail(c, "%s: tensors used as indices must be long, byte or bool tensors", op);
     if (d >= s->ndim) return mck_fail(c, "%s: too many indices for tensor of dimension %d", op, s->ndim);
     p->ix[d] = *t;
     p->adv[d] = 1;
@@ -1423,38 +1446,42 @@ static inline int ks_index(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in
   ks_index_plan p;
   int rc = ks_index_plan_make(c, "aten::index", &p, s, &in[1]);
   mck_tensor *o = out[0].u.t;
-  if (!rc) rc = mck_out(c, o, s->dtype, p.ndim, p.shape);
+  int64_t total = 1, *offs = NULL;
+  for (int i = 0; !rc && i < p.ndim; i++) total *= p.shape[i];
   if (!rc && !c->meta) {
-    int64_t total = mck_numel(o);
-    int64_t *offs = (int64_t *)malloc(sizeof(int64_t) * (size_t)(total ? total : 1));
+    offs = (int64_t *)malloc(sizeof(int64_t) * (size_t)(total ? total : 1));
     if (!offs) rc = mck_fail(c, "aten::index: out of memory");
     if (!rc) rc = ks_index_walk(c, "aten::index", &p, s, offs);
-    if (!rc) {
-      mck_tensor src = *s, dst = *o;
-      src.ndim = dst.ndim = 0;
-      for (int64_t k = 0; k < total; k++) {
-        src.offset = offs[k];
-        dst.offset = o->offset + k;
-        ks_copy_nocheck(&dst, &src);
-      }
-    }
-    free(offs);
   }
+  if (!rc) rc = mck_out(c, o, s->dtype, p.ndim, p.shape);
+  if (!rc && !c->meta) {
+    mck_tensor src = *s, dst = *o;
+    src.ndim = dst.ndim = 0;
+    for (int64_t k = 0; k < total; k++) {
+      src.offset = offs[k];
+      dst.offset = o->offset + k;
+      ks_copy_nocheck(&dst, &src);
+    }
+  }
+  free(offs);
   ks_index_plan_free(&p);
   return rc;
 }
 
-/* Scatters values (broadcast to the plan's result shape) into dst at self's positions. */
-static inline int ks_index_put_into(mck_ctx *c, const char *op, mck_tensor *dst,
-                                    const mck_arg *indices, const mck_tensor *vals, int accumulate) {
+/* Scatters values (broadcast to the result shape of dst[indices]) into dst, or adds them
+ * (accumulate). Everything is checked against `geom` (dst's geometry; its data is not touched)
+ * before dst is written; dst's offsets are geom's shifted by `shift`. */
+static inline int ks_index_put_into(mck_ctx *c, const char *op, const mck_tensor *geom,
+                                    mck_tensor *dst, int64_t shift, const mck_arg *indices,
+                                    const mck_tensor *vals, int accumulate) {
   ks_index_plan p;
   if (c->meta && indices->kind == MCK_TENSORS) {
     for (int k = 0; k < indices->n; k++) {
       const mck_tensor *t = indices->u.ts[k];
-      if (t && (t->dtype == MCK_BOOL || t->dtype == MCK_U8)) return 0; /* data-dependent checks */
+      if (t && (t->dtype == MCK_BOOL || t->dtype == MCK_U8)) return 0; /* data-dependent */
     }
   }
-  int rc = ks_index_plan_make(c, op, &p, dst, indices);
+  int rc = ks_index_plan_make(c, op, &p, geom, indices);
   if (!rc) {
     int nb = 0;
     int64_t bs[MCK_MAX_DIMS];
@@ -1468,66 +1495,76 @@ static inline int ks_index_put_into(mck_ctx *c, const char *op, mck_tensor *dst,
       rc = mck_fail(c, "%s: shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s", op, a, b);
     }
   }
+  int64_t total = 1, *offs = NULL;
+  for (int i = 0; !rc && i < p.ndim; i++) total *= p.shape[i];
   if (!rc && !c->meta) {
-    int64_t total = 1;
-    for (int i = 0; i < p.ndim; i++) total *= p.shape[i];
-    int64_t *offs = (int64_t *)malloc(sizeof(int64_t) * (size_t)(total ? total : 1));
+    offs = (int64_t *)malloc(sizeof(int64_t) * (size_t)(total ? total : 1));
     if (!offs) rc = mck_fail(c, "%s: out of memory", op);
-    if (!rc) rc = ks_index_walk(c, op, &p, dst, offs);
-    if (!rc && total > 0) {
-      int64_t vst[MCK_MAX_DIMS];
-      mck_broadcast_strides(vals, p.ndim, p.shape, vst);
-      mck_iter it;
-      const int64_t *st[1] = {vst};
-      int64_t base[1] = {vals->offset};
-      mck_iter_init(&it, p.ndim, p.shape, 1, st, base);
-      mck_tensor d1 = *dst, s1 = *vals;
-      d1.ndim = s1.ndim = 0;
-      for (int64_t k = 0; k < total; k++, mck_iter_next(&it)) {
-        if (accumulate) {
-          if (mck_is_float(dst->dtype))
-            mck_setf(dst, offs[k], mck_getf(dst, offs[k]) + mck_getf(vals, it.off[0]));
-          else
-            mck_seti(dst, offs[k],
-                     (int64_t)((uint64_t)mck_geti(dst, offs[k]) + (uint64_t)mck_geti(vals, it.off[0])));
-        } else {
-          d1.offset = offs[k];
-          s1.offset = it.off[0];
-          ks_copy_nocheck(&d1, &s1);
-        }
+    if (!rc) rc = ks_index_walk(c, op, &p, geom, offs);
+  }
+  if (!rc && !c->meta && dst && total > 0) {
+    int64_t vst[MCK_MAX_DIMS];
+    mck_broadcast_strides(vals, p.ndim, p.shape, vst);
+    mck_iter it;
+    const int64_t *st[1] = {vst};
+    int64_t base[1] = {vals->offset};
+    mck_iter_init(&it, p.ndim, p.shape, 1, st, base);
+    mck_tensor d1 = *dst, s1 = *vals;
+    d1.ndim = s1.ndim = 0;
+    for (int64_t k = 0; k < total; k++, mck_iter_next(&it)) {
+      int64_t at = offs[k] + shift;
+      if (accumulate) {
+        if (mck_is_float(dst->dtype))
+          mck_setf(dst, at, mck_getf(dst, at) + mck_getf(vals, it.off[0]));
+        else
+          mck_seti(dst, at, (int64_t)((uint64_t)mck_geti(dst, at) + (uint64_t)mck_geti(vals, it.off[0])));
+      } else {
+        d1.offset = at;
+        s1.offset = it.off[0];
+        ks_copy_nocheck(&d1, &s1);
       }
     }
-    free(offs);
   }
+  free(offs);
   ks_index_plan_free(&p);
   return rc;
+}
+
+static inline int ks_accumulate_arg(mck_ctx *c, const char *op, const mck_arg *in, int nin,
+                                    int *acc) {
+  *acc = 0;
+  if (nin < 4 || in[3].kind == MCK_NONE) return 0;
+  if (in[3].kind != MCK_BOOL_ARG && in[3].kind != MCK_INT)
+    return mck_fail(c, "%s: accumulate must be a compile-time constant bool", op);
+  *acc = in[3].u.i != 0;
+  return 0;
 }
 
 /* aten::index_put(self, Tensor?[] indices, Tensor values, bool accumulate=False) */
 static inline int ks_index_put(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   (void)nout;
   const mck_tensor *s = in[0].u.t;
+  mck_tensor geom = ks_template(s);
+  int acc;
+  if (ks_accumulate_arg(c, "aten::index_put", in, nin, &acc) ||
+      ks_index_put_into(c, "aten::index_put", &geom, NULL, 0, &in[1], in[2].u.t, acc))
+    return -1;
   mck_tensor *o = out[0].u.t;
-  int acc = nin > 3 && in[3].kind == MCK_BOOL_ARG ? (int)in[3].u.i : 0;
-  if (nin > 3 && in[3].kind == MCK_UNKNOWN)
-    return mck_fail(c, "aten::index_put: accumulate must be a compile-time constant");
+  out[0].kind = MCK_TENSOR;
   if (mck_out(c, o, s->dtype, s->ndim, s->shape)) return -1;
-  if (c->meta) {
-    mck_tensor fake = *s;
-    return ks_index_put_into(c, "aten::index_put", &fake, &in[1], in[2].u.t, acc);
-  }
+  if (c->meta) return 0;
   ks_copy_nocheck(o, s);
-  return ks_index_put_into(c, "aten::index_put", o, &in[1], in[2].u.t, acc);
+  return ks_index_put_into(c, "aten::index_put", &geom, o, o->offset, &in[1], in[2].u.t, acc);
 }
 
 /* aten::index_put_(self, Tensor?[] indices, Tensor values, bool accumulate=False) */
 static inline int ks_index_put_(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   (void)nout;
   mck_tensor *s = in[0].u.t;
-  int acc = nin > 3 && in[3].kind == MCK_BOOL_ARG ? (int)in[3].u.i : 0;
-  if (nin > 3 && in[3].kind == MCK_UNKNOWN)
-    return mck_fail(c, "aten::index_put_: accumulate must be a compile-time constant");
-  if (ks_index_put_into(c, "aten::index_put_", s, &in[1], in[2].u.t, acc)) return -1;
+  int acc;
+  if (ks_accumulate_arg(c, "aten::index_put_", in, nin, &acc) ||
+      ks_index_put_into(c, "aten::index_put_", s, s, 0, &in[1], in[2].u.t, acc))
+    return -1;
   ks_set_view(&out[0], s);
   return 0;
 }
@@ -1538,6 +1575,8 @@ static inline int ks_size(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
   (void)nout;
   const mck_tensor *t = in[0].u.t;
   if (nin < 2) {
+    if (!out[0].u.ints)
+      return mck_fail(c, "internal: aten::size(self) needs caller-provided int storage in out->u.ints");
     out[0].kind = MCK_INTS;
     out[0].n = t->ndim;
     for (int i = 0; i < t->ndim; i++) {
@@ -1682,7 +1721,6 @@ static inline int ks_minmax(mck_ctx *c, const char *op, mck_arg *out, const mck_
   int isf = 0;
   double best = 0;
   int64_t besti = 0;
-  int n = 0;
   if (nin == 1) {
     const mck_arg *l = &in[0];
     if (l->kind == MCK_UNKNOWN) {
@@ -1715,7 +1753,6 @@ static inline int ks_minmax(mck_ctx *c, const char *op, mck_arg *out, const mck_
     }
     if (!mck_arg_is_scalar(&in[k])) return mck_fail(c, "%s: expected two numbers", op);
     isf |= in[k].kind == MCK_FLOAT;
-    n++;
   }
   if (isf) {
     double a = mck_arg_f(&in[0]), b = mck_arg_f(&in[1]);
@@ -1726,7 +1763,6 @@ static inline int ks_minmax(mck_ctx *c, const char *op, mck_arg *out, const mck_
     out[0].kind = in[0].kind == MCK_BOOL_ARG && in[1].kind == MCK_BOOL_ARG ? MCK_BOOL_ARG : MCK_INT;
     out[0].u.i = want_max ? (a > b ? a : b) : (a < b ? a : b);
   }
-  (void)n;
   return 0;
 }
 

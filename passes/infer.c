@@ -282,7 +282,6 @@ static bool fold_node(Infer *in, Node *n, const OpDef *op, NodeArgs *na) {
   bool has_tensor_in = false;
   for (int i = 0; i < na->nin; i++) has_tensor_in |= na->in[i].kind == MCK_TENSOR || na->in[i].kind == MCK_TENSORS;
   for (int i = 0; i < na->nout; i++) {
-    if (na->out[i].kind == MCK_UNKNOWN) return false;
     if (na->out[i].kind != MCK_TENSOR) continue;
     mck_tensor *t = na->out[i].u.t;
     int64_t numel = mck_numel(t);
@@ -298,6 +297,8 @@ static bool fold_node(Infer *in, Node *n, const OpDef *op, NodeArgs *na) {
   ctx.meta = 0;
   /* view kernels set data themselves from the (real) input */
   if (op->kernel(&ctx, na->out, na->nout, na->in, na->nin) != 0) return false;
+  for (int i = 0; i < na->nout; i++)
+    if (na->out[i].kind == MCK_UNKNOWN) return false;
   Value **vs = arena_alloc(in->scratch, sizeof(Value *) * (size_t)(na->nout + 1));
   for (int i = 0; i < na->nout; i++) {
     Node *c = constant_for(in->g, &na->out[i], n->outputs[i]);
@@ -332,6 +333,89 @@ static void infer_kernel_node(Infer *in, Node *n, const OpDef *op) {
     return;
   }
   for (int i = 0; i < na.nout; i++) set_type_from_arg(in, n->outputs[i], &na.out[i], n);
+  if ((op->flags & OPF_SHAPE_ONLY) && na.nout == 1 && na.out[0].kind != MCK_UNKNOWN && na.out[0].kind != MCK_TENSOR) {
+    Node *c = constant_for(in->g, &na.out[0], n->outputs[0]);
+    if (c) {
+      ir_insert_before(n, c);
+      forward_outputs(in->g, n, c->outputs);
+    }
+  }
+}
+
+/* aten::split / split_with_sizes / chunk / unbind produce a Tensor[] that prim::ListUnpack
+ * takes apart. With static shapes every piece is known: rewrite the pair into one aten::slice
+ * (or aten::select for unbind) per piece, which are views like the pieces PyTorch returns. */
+static bool split_into_views(Infer *in, Node *n) {
+  Graph *g = in->g;
+  Value *src = n->inputs[0];
+  Node *d = src->def;
+  if (!d || d->ninputs < 1 || !ir_type_is_complete_tensor(d->inputs[0]->type)) return false;
+  bool split = ir_node_is(d, "aten::split") || ir_node_is(d, "aten::split_with_sizes");
+  bool chunk = ir_node_is(d, "aten::chunk"), unbind = ir_node_is(d, "aten::unbind");
+  if (!split && !chunk && !unbind) return false;
+  const Type *t = d->inputs[0]->type;
+  int64_t dim = 0;
+  int dim_input = unbind ? 1 : 2;
+  if (d->ninputs > dim_input && !ir_constant_int(d->inputs[dim_input], &dim)) return false;
+  if (t->ndim == 0) return false;
+  if (dim < 0) dim += t->ndim;
+  if (dim < 0 || dim >= t->ndim) return false;
+  int64_t len = t->shape[dim];
+  int64_t starts[256], ends[256];
+  int k = 0;
+  const Attr *sizes = d->ninputs > 1 ? ir_constant_attr(d->inputs[1]) : NULL;
+  if (unbind) {
+    for (int64_t i = 0; i < len && k < 256; i++, k++) starts[k] = i;
+  } else if (sizes && sizes->kind == ATTR_INTS) {
+    int64_t at = 0;
+    for (int i = 0; i < sizes->n && k < 256; i++, k++) {
+      starts[k] = at;
+      at += sizes->ints[i];
+      ends[k] = at;
+    }
+    if (at != len) return false;
+  } else {
+    int64_t step;
+    if (d->ninputs < 2 || !ir_constant_int(d->inputs[1], &step) || step <= 0) return false;
+    if (chunk) step = (len + step - 1) / step;
+    if (step <= 0) step = 1;
+    for (int64_t at = 0; at < len && k < 256; at += step, k++) {
+      starts[k] = at;
+      ends[k] = at + step < len ? at + step : len;
+    }
+    if (len == 0) {
+      starts[0] = 0;
+      ends[0] = 0;
+      k = 1;
+    }
+  }
+  if (k != n->noutputs) return false;
+  Value **vs = arena_alloc(in->scratch, sizeof(Value *) * (size_t)(k + 1));
+  for (int i = 0; i < k; i++) {
+    Node *cd = ir_make_constant_int(g, dim, n->loc);
+    ir_insert_before(n, cd);
+    Node *piece;
+    if (unbind) {
+      Node *ci = ir_make_constant_int(g, starts[i], n->loc);
+      ir_insert_before(n, ci);
+      Value *args[3] = {d->inputs[0], cd->outputs[0], ci->outputs[0]};
+      piece = ir_node_new(g, "aten::select", args, 3, 1, NULL);
+    } else {
+      Node *c0 = ir_make_constant_int(g, starts[i], n->loc), *c1 = ir_make_constant_int(g, ends[i], n->loc),
+           *c2 = ir_make_constant_int(g, 1, n->loc);
+      ir_insert_before(n, c0);
+      ir_insert_before(n, c1);
+      ir_insert_before(n, c2);
+      Value *args[5] = {d->inputs[0], cd->outputs[0], c0->outputs[0], c1->outputs[0], c2->outputs[0]};
+      piece = ir_node_new(g, "aten::slice", args, 5, 1, NULL);
+    }
+    piece->loc = d->loc;
+    piece->py_loc = d->py_loc;
+    ir_insert_before(n, piece);
+    vs[i] = piece->outputs[0];
+  }
+  forward_outputs(g, n, vs);
+  return true;
 }
 
 static void infer_node(Infer *in, Node *n) {
@@ -374,6 +458,7 @@ static void infer_node(Infer *in, Node *n) {
   }
   if (is_struct(n, "prim::ListUnpack") || is_struct(n, "prim::TupleUnpack")) {
     Value *src = n->inputs[0];
+    if (split_into_views(in, n)) return;
     if (src->def && (ir_node_is(src->def, "prim::ListConstruct") || ir_node_is(src->def, "prim::TupleConstruct")) &&
         src->def->ninputs == n->noutputs) {
       forward_outputs(g, n, src->def->inputs);

@@ -16,12 +16,11 @@
  *   - a Scalar operand may be MCK_INT, MCK_FLOAT or MCK_BOOL_ARG; in meta mode an MCK_UNKNOWN
  *     whose `n` holds the kind it will have (MCK_INT/MCK_FLOAT/MCK_BOOL_ARG, or 0 if not known).
  *
- * Kernel names: mck_<op> and mck_<op>_ for in-place twins. Helpers: mck_ew_*.
+ * Kernel names: mck_<op> and mck_<op>_ for in-place twins. Helpers: mck_ew_*. Like every
+ * kernel header it includes nothing: mck.h comes first wherever it is pasted or included.
  */
 #ifndef MCK_ELEMENTWISE_H
 #define MCK_ELEMENTWISE_H
-
-#include "mck.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */
 /* A Scalar argument wrapped as a 0-dim tensor, so every operand is read the same way. */
@@ -29,6 +28,7 @@ typedef struct mck_ew_sc {
   mck_tensor t;
   double f;
   int64_t i;
+  float f32;
   uint8_t b;
 } mck_ew_sc;
 
@@ -58,6 +58,15 @@ static inline int mck_ew_operand(const mck_arg *a, mck_ew_sc *s, const mck_tenso
   }
   *t = &s->t;
   return 0;
+}
+
+/* A wrapped Scalar operand of a float32 op is stored as float32 (fast path, and PyTorch's
+ * rounding of the scalar to the common dtype). */
+static inline void mck_ew_sc_to_f32(const mck_arg *a, mck_ew_sc *s, int cdt) {
+  if (a->kind == MCK_TENSOR || cdt != MCK_F32 || !s->t.data) return;
+  s->f32 = (float)mck_getf(&s->t, 0);
+  s->t.data = &s->f32;
+  s->t.dtype = MCK_F32;
 }
 
 /* Kind a Scalar argument has or will have (MCK_UNKNOWN resolved through `n`). */
@@ -315,12 +324,14 @@ static inline const char *mck_ew_bin_name(int op) {
 /* Scalar-Scalar arithmetic of scripted graphs (aten::add(int, int) -> int ...). */
 static inline int mck_ew_bin_scalar(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int op,
                                     int floordiv) {
+  /* as TorchScript: int // 0 and int % 0 raise; float ops and int / 0 give inf or nan */
   const char *name = mck_ew_bin_name(op);
   if (nout < 1) return mck_fail(c, "aten::%s: expects one output", name);
   int ka = mck_ew_scalar_kind(&in[0]), kb = mck_ew_scalar_kind(&in[1]);
   int isf = ka == MCK_FLOAT || kb == MCK_FLOAT;
   int kind;
-  if (mck_ew_is_cmp(op)) kind = MCK_BOOL_ARG;
+  if (mck_ew_is_cmp(op) || (mck_ew_is_bitwise(op) && ka == MCK_BOOL_ARG && kb == MCK_BOOL_ARG))
+    kind = MCK_BOOL_ARG;
   else if (op == MCK_EW_DIV || op == MCK_EW_POW || op == MCK_EW_ATAN2) kind = MCK_FLOAT;
   else kind = isf ? MCK_FLOAT : MCK_INT;
   if (in[0].kind == MCK_UNKNOWN || in[1].kind == MCK_UNKNOWN) {
@@ -335,7 +346,6 @@ static inline int mck_ew_bin_scalar(mck_ctx *c, mck_arg *out, int nout, const mc
     if (zero) return mck_fail(c, "aten::%s: integer division by zero", floordiv ? "floordiv" : name);
   } else {
     double a = mck_arg_f(&in[0]), b = mck_arg_f(&in[1]);
-    if (floordiv && b == 0) return mck_fail(c, "aten::floordiv: float division by zero");
     if (op == MCK_EW_REM && b == 0) {
       out[0].u.f = NAN;
       return 0;
@@ -354,6 +364,12 @@ static inline int mck_ew_binary(mck_ctx *c, mck_arg *out, int nout, const mck_ar
   if (nin < 2) return mck_fail(c, "aten::%s: expects two operands", name);
   int ta = in[0].kind == MCK_TENSOR, tb = in[1].kind == MCK_TENSOR;
   if (!ta && !tb) {
+    if (in[0].kind == MCK_STR && in[1].kind == MCK_STR && (op == MCK_EW_EQ || op == MCK_EW_NE) &&
+        nout > 0) {
+      out[0].kind = MCK_BOOL_ARG;
+      out[0].u.i = (strcmp(in[0].u.s, in[1].u.s) == 0) == (op == MCK_EW_EQ);
+      return 0;
+    }
     if ((mck_arg_is_scalar(&in[0]) || in[0].kind == MCK_UNKNOWN) &&
         (mck_arg_is_scalar(&in[1]) || in[1].kind == MCK_UNKNOWN) && !inplace)
       return mck_ew_bin_scalar(c, out, nout, in, op, 0);
@@ -371,11 +387,13 @@ static inline int mck_ew_binary(mck_ctx *c, mck_arg *out, int nout, const mck_ar
   int cdt = mck_promo_result(&p), odt = cdt;
   if (mck_ew_is_cmp(op)) odt = MCK_BOOL;
   else if ((op == MCK_EW_DIV || op == MCK_EW_ATAN2) && !mck_is_float(cdt)) odt = cdt = MCK_F32;
+  mck_ew_sc_to_f32(&in[0], &sa, cdt);
+  mck_ew_sc_to_f32(&in[1], &sb, cdt);
   if (mck_ew_is_bitwise(op) && mck_is_float(cdt))
     return mck_fail(c, "aten::%s: not implemented for %s", name, mck_dtype_name(cdt));
-  if ((op == MCK_EW_SUB || op == MCK_EW_RSUB) && cdt == MCK_BOOL)
-    return mck_fail(c, "aten::%s: subtraction with two bool tensors is not supported; use "
-                       "logical_xor", name);
+  if ((op == MCK_EW_SUB || op == MCK_EW_RSUB) && (A->dtype == MCK_BOOL || B->dtype == MCK_BOOL))
+    return mck_fail(c, "aten::%s: subtraction with a bool tensor is not supported; use "
+                       "logical_not or logical_xor", name);
   if (op == MCK_EW_POW && cdt == MCK_BOOL) return mck_fail(c, "aten::pow: not implemented for bool");
   double alpha = 1;
   int64_t ialpha = 1;
@@ -392,10 +410,10 @@ static inline int mck_ew_binary(mck_ctx *c, mck_arg *out, int nout, const mck_ar
   if (op == MCK_EW_POW && !mck_is_float(cdt) && !tb && in[1].kind == MCK_INT && in[1].u.i < 0)
     return mck_fail(c, "aten::pow: integers to negative integer powers are not allowed");
   const mck_tensor *ops3[2] = {A, B};
-  int nd;
+  int nd = 0;
   int64_t shape[MCK_MAX_DIMS];
   if (mck_ew_bcast(c, inplace ? "in-place binary op" : name, 2, ops3, &nd, shape)) return -1;
-  mck_tensor *o;
+  mck_tensor *o = NULL;
   if (mck_ew_dest(c, name, out, nout, in, inplace, odt, nd, shape, &o)) return -1;
   if (c->meta) return 0;
 
@@ -410,7 +428,8 @@ static inline int mck_ew_binary(mck_ctx *c, mck_arg *out, int nout, const mck_ar
   int64_t base[3] = {o->offset, A->offset, B->offset};
   mck_iter_init(&it, nd > 0 ? nd - 1 : 0, shape, 3, sts, base);
   if (inner == 0) return 0;
-  int fast = o->dtype == MCK_F32 && A->dtype == MCK_F32 && B->dtype == MCK_F32 && cdt == MCK_F32;
+  int fast = o->dtype == MCK_F32 && A->dtype == MCK_F32 && B->dtype == MCK_F32 && cdt == MCK_F32 &&
+             odt == MCK_F32;
   int zero = 0;
   for (int64_t r = 0; r < it.total; r++, mck_iter_next(&it)) {
     int64_t oo = it.off[0], oa = it.off[1], ob = it.off[2];
@@ -562,7 +581,12 @@ static inline double mck_ew_un_f(int op, double x, const mck_ew_par *p) {
   case MCK_EW_ELU: return x > 0 ? x * p->b : p->b * p->a * expm1(x * p->c);
   case MCK_EW_SOFTPLUS: return x * p->a > p->b ? x : log1p(exp(x * p->a)) / p->a;
   case MCK_EW_HSIGMOID: return x <= -3 ? 0 : x >= 3 ? 1 : x / 6.0 + 0.5;
-  case MCK_EW_HSWISH: return x <= -3 ? 0 : x >= 3 ? x : x * (x + 3.0) / 6.0;
+  case MCK_EW_HSWISH: {
+    double t = x + 3.0;
+    t = t < 0 ? 0 : t;
+    t = t > 6 ? 6 : t;
+    return x * t / 6.0;
+  }
   case MCK_EW_MISH: return x * tanh(x > 20 ? x : log1p(exp(x)));
   default: return x;
   }
@@ -658,7 +682,7 @@ static inline int mck_ew_unary(mck_ctx *c, mck_arg *out, int nout, const mck_arg
     break;
   default: break;
   }
-  mck_tensor *o;
+  mck_tensor *o = NULL;
   if (mck_ew_dest(c, name, out, nout, in, inplace, odt, x->ndim, x->shape, &o)) return -1;
   if (c->meta || unknown) return c->meta ? 0 : mck_fail(c, "aten::%s: unknown parameter", name);
   int nd = x->ndim;
@@ -768,10 +792,10 @@ static inline int mck_ew_clamp(mck_ctx *c, mck_arg *out, int nout, const mck_arg
   int cdt = mck_promo_result(&p);
   if (cdt == MCK_BOOL) return mck_fail(c, "aten::%s: not implemented for bool", name);
   const mck_tensor *ts[3] = {X, L ? L : X, H ? H : X};
-  int nd;
+  int nd = 0;
   int64_t shape[MCK_MAX_DIMS];
   if (mck_ew_bcast(c, name, 3, ts, &nd, shape)) return -1;
-  mck_tensor *o;
+  mck_tensor *o = NULL;
   if (mck_ew_dest(c, name, out, nout, in, inplace, cdt, nd, shape, &o)) return -1;
   if (c->meta) return 0;
   int64_t st[4][MCK_MAX_DIMS];
@@ -846,10 +870,10 @@ static inline int mck_where(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
   mck_ew_promo_add(&p, &in[2]);
   int odt = mck_promo_result(&p);
   const mck_tensor *ts[3] = {C, A, B};
-  int nd;
+  int nd = 0;
   int64_t shape[MCK_MAX_DIMS];
   if (mck_ew_bcast(c, "aten::where", 3, ts, &nd, shape)) return -1;
-  mck_tensor *o;
+  mck_tensor *o = NULL;
   if (mck_ew_dest(c, "where", out, nout, in, 0, odt, nd, shape, &o)) return -1;
   if (c->meta) return 0;
   int64_t st[4][MCK_MAX_DIMS];
@@ -869,6 +893,32 @@ static inline int mck_where(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
   return 0;
 }
 
+/* c10::checked_convert, as fill_/masked_fill_/full apply it to their value: an integral value
+ * may wrap into uint8 (down to -255) but must fit other integer types; a floating value must
+ * fit the destination's range (inf and NaN are fine for floating destinations). */
+static inline int mck_ew_check_range(mck_ctx *c, const char *name, int dt, const mck_tensor *v) {
+  static const double lo[MCK_NDTYPES] = {-3.4028234663852886e38, 0, -65504, 0, -9.2233720368547758e18,
+                                         -2147483648.0, -32768, -128, 0, 0};
+  static const double hi[MCK_NDTYPES] = {3.4028234663852886e38, 0, 65504, 0, 9.2233720368547758e18,
+                                         2147483647.0, 32767, 127, 255, 0};
+  if (!v->data || dt == MCK_BOOL || dt == MCK_F64 || dt == MCK_BF16 || v->dtype == MCK_BOOL) return 0;
+  int bad;
+  if (!mck_is_float(v->dtype)) {
+    int64_t x = mck_geti(v, v->offset);
+    if (dt == MCK_I64) bad = 0;
+    else if (dt == MCK_U8) bad = x > 255 || x < -255;
+    else bad = (double)x < lo[dt] || (double)x > hi[dt];
+  } else {
+    double x = mck_getf(v, v->offset);
+    if (mck_is_float(dt)) bad = !isinf(x) && x == x && (x < lo[dt] || x > hi[dt]);
+    else bad = x != x || x < lo[dt] || x > hi[dt];
+  }
+  if (bad)
+    return mck_fail(c, "aten::%s: value cannot be converted to type %s without overflow", name,
+                    mck_dtype_name(dt));
+  return 0;
+}
+
 /* masked_fill(self, mask, value): value a Scalar or a 0-dim tensor, cast to self's dtype. */
 static inline int mck_ew_masked_fill(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
                                      int nin, int inplace) {
@@ -883,11 +933,12 @@ static inline int mck_ew_masked_fill(mck_ctx *c, mck_arg *out, int nout, const m
   if (V->ndim != 0)
     return mck_fail(c, "aten::%s: only supports a 0-dimensional value tensor, but got a tensor "
                        "with %d dimensions", name, V->ndim);
+  if (mck_ew_check_range(c, name, X->dtype, V)) return -1;
   const mck_tensor *ts[2] = {X, M};
-  int nd;
+  int nd = 0;
   int64_t shape[MCK_MAX_DIMS];
   if (mck_ew_bcast(c, name, 2, ts, &nd, shape)) return -1;
-  mck_tensor *o;
+  mck_tensor *o = NULL;
   if (mck_ew_dest(c, name, out, nout, in, inplace, X->dtype, nd, shape, &o)) return -1;
   if (c->meta) return 0;
   double fv = mck_getf(V, V->offset);
@@ -995,7 +1046,7 @@ static inline int mck_ew_dropout(mck_ctx *c, mck_arg *out, int nout, const mck_a
     return mck_fail(c, "aten::dropout: training mode (train=True, p=%g) is random; mc compiles "
                        "inference graphs only (call model.eval())", p);
   const mck_tensor *x = in[0].u.t;
-  mck_tensor *o;
+  mck_tensor *o = NULL;
   if (mck_ew_dest(c, "dropout", out, nout, in, inplace, x->dtype, x->ndim, x->shape, &o)) return -1;
   if (!c->meta && !inplace) mck_ew_copy_into(o, x);
   return 0;
@@ -1022,12 +1073,13 @@ static inline int mck_ew_fill(mck_ctx *c, mck_arg *out, int nout, const mck_arg 
     if (V->ndim != 0)
       return mck_fail(c, "aten::fill_: only supports 0-dimension value tensor but got tensor "
                          "with %d dimensions", V->ndim);
+    if (mck_ew_check_range(c, name, x->dtype, V)) return -1;
     if (!c->meta && in[1].kind != MCK_UNKNOWN) {
       fv = mck_getf(V, V->offset);
       iv = mck_geti(V, V->offset);
     }
   }
-  mck_tensor *o;
+  mck_tensor *o = NULL;
   if (mck_ew_dest(c, name, out, nout, in, inplace, x->dtype, x->ndim, x->shape, &o)) return -1;
   if (c->meta) return 0;
   int64_t n = mck_numel(o);
@@ -1086,6 +1138,11 @@ static inline int mck_ew_make(mck_ctx *c, mck_arg *out, int nout, const char *na
   if (nout < 1 || !out[0].u.t) return mck_fail(c, "aten::%s: expects one tensor output", name);
   mck_tensor *o = out[0].u.t;
   if (mck_out(c, o, dt, nd, shape)) return -1;
+  if (value && mck_arg_is_scalar(value)) {
+    mck_ew_sc sv;
+    const mck_tensor *V;
+    if (mck_ew_operand(value, &sv, &V) == 0 && mck_ew_check_range(c, name, dt, V)) return -1;
+  }
   if (c->meta) return 0;
   if (value && value->kind == MCK_UNKNOWN) return mck_fail(c, "aten::%s: fill value unknown", name);
   double fv = value ? mck_arg_f(value) : fvalue;
@@ -1106,7 +1163,7 @@ static inline int mck_ew_make(mck_ctx *c, mck_arg *out, int nout, const char *na
 /* zeros/ones/empty(int[] size, int? dtype, int? layout, Device? device, bool? pin[, memory_format]) */
 static inline int mck_ew_const_new(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin,
                                    const char *name, double v) {
-  int nd;
+  int nd = 0;
   int64_t shape[MCK_MAX_DIMS];
   if (nin < 1 || mck_ew_size_arg(c, name, &in[0], &nd, shape)) return nin < 1 ? mck_fail(c, "aten::%s: missing size", name) : -1;
   int dt = mck_ew_dtype_arg(c, name, nin > 1 ? &in[1] : NULL, MCK_F32);
@@ -1124,7 +1181,7 @@ static inline int mck_empty(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
 }
 /* full(int[] size, Scalar fill_value, int? dtype, ...) */
 static inline int mck_full(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  int nd;
+  int nd = 0;
   int64_t shape[MCK_MAX_DIMS];
   if (nin < 2) return mck_fail(c, "aten::full: expects (size, fill_value, ...)");
   if (mck_ew_size_arg(c, "full", &in[0], &nd, shape)) return -1;
@@ -1158,7 +1215,7 @@ static inline int mck_full_like(mck_ctx *c, mck_arg *out, int nout, const mck_ar
 static inline int mck_ew_new(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin,
                              const char *name, const mck_arg *value, double v, int dtype_at) {
   if (nin < 2 || in[0].kind != MCK_TENSOR) return mck_fail(c, "aten::%s: expects (self, size, ...)", name);
-  int nd;
+  int nd = 0;
   int64_t shape[MCK_MAX_DIMS];
   if (mck_ew_size_arg(c, name, &in[1], &nd, shape)) return -1;
   int dt = mck_ew_dtype_arg(c, name, nin > dtype_at ? &in[dtype_at] : NULL, in[0].u.t->dtype);
@@ -1210,15 +1267,16 @@ static inline int mck_arange(mck_ctx *c, mck_arg *out, int nout, const mck_arg *
   int dt = mck_ew_dtype_arg(c, "arange", nin > nsc ? &in[nsc] : NULL, anyf ? MCK_F32 : MCK_I64);
   if (dt < 0) return -1;
   double start = v[0], end = v[1], step = v[2];
+  double xs = start, xe = end, xst = step; /* ATen's accscalar_t values */
   if (!mck_is_float(dt)) {
-    start = trunc(start);
-    end = trunc(end);
-    step = trunc(step);
+    xs = trunc(start);
+    xe = trunc(end);
+    xst = trunc(step);
   }
-  if (step == 0) return mck_fail(c, "aten::arange: step must be nonzero");
-  if ((step > 0 && end < start) || (step < 0 && end > start))
+  if (xst == 0) return mck_fail(c, "aten::arange: step must be nonzero");
+  if ((xst > 0 && xe < xs) || (xst < 0 && xe > xs))
     return mck_fail(c, "aten::arange: upper bound and larger bound inconsistent with step sign");
-  double nd = ceil((end - start) / step);
+  double nd = dt == MCK_I64 ? ceil((xe - xs) / xst) : ceil((end - start) / step);
   if (!(nd >= 0 && nd < 9.0e15)) return mck_fail(c, "aten::arange: invalid size %g", nd);
   int64_t n = (int64_t)nd;
   if (nout < 1 || !out[0].u.t) return mck_fail(c, "aten::arange: expects one tensor output");
@@ -1226,8 +1284,8 @@ static inline int mck_arange(mck_ctx *c, mck_arg *out, int nout, const mck_arg *
   if (mck_out(c, o, dt, 1, &n)) return -1;
   if (c->meta) return 0;
   for (int64_t k = 0; k < n; k++) {
-    if (mck_is_float(dt)) mck_setf(o, o->offset + k, start + step * (double)k);
-    else mck_seti(o, o->offset + k, (int64_t)start + (int64_t)step * k);
+    if (mck_is_float(dt)) mck_setf(o, o->offset + k, xs + xst * (double)k);
+    else mck_seti(o, o->offset + k, (int64_t)xs + (int64_t)xst * k);
   }
   return 0;
 }
@@ -1269,7 +1327,7 @@ static inline int mck_linspace(mck_ctx *c, mck_arg *out, int nout, const mck_arg
 }
 
 /* tensor(t[] data, int? dtype, Device? device, bool requires_grad): a flat list, or a scalar. */
-static inline int mck_tensor_(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+static inline int mck_tensor_from_data(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   if (nin < 1) return mck_fail(c, "aten::tensor: missing data");
   const mck_arg *a = &in[0];
   int dflt, nd = 1;

@@ -1068,6 +1068,36 @@ static inline int ks_repeat(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
 }
 
 /* aten::flip(self, int[] dims) */
+/* tril / triu: self with the elements above (tril) or below (triu) the `diagonal`-th
+ * diagonal of the last two dims set to zero. */
+static inline int ks_tri(mck_ctx *c, mck_arg *out, const mck_arg *in, int nin, int lower, const char *op) {
+  const mck_tensor *s = in[0].u.t;
+  int64_t k = nin > 1 && in[1].kind == MCK_INT ? in[1].u.i : 0;
+  if (nin > 1 && in[1].kind != MCK_INT && in[1].kind != MCK_NONE)
+    return mck_fail(c, "%s: diagonal must be a compile-time constant int", op);
+  if (s->ndim < 2) return mck_fail(c, "%s: input tensor must have at least 2 dimensions", op);
+  mck_tensor *o = out[0].u.t;
+  if (mck_out(c, o, s->dtype, s->ndim, s->shape)) return -1;
+  if (c->meta) return 0;
+  ks_copy_nocheck(o, s);
+  int r = s->ndim - 2, q = s->ndim - 1;
+  mck_iter it;
+  mck_iter_init(&it, s->ndim, s->shape, 1, (const int64_t *const[]){o->stride}, (const int64_t[]){o->offset});
+  for (int64_t n = 0; n < it.total; n++, mck_iter_next(&it)) {
+    int64_t i = it.idx[r], j = it.idx[q];
+    if (lower ? (j - i > k) : (j - i < k)) mck_seti(o, it.off[0], 0);
+  }
+  return 0;
+}
+static inline int ks_tril(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  return ks_tri(c, out, in, nin, 1, "aten::tril");
+}
+static inline int ks_triu(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  return ks_tri(c, out, in, nin, 0, "aten::triu");
+}
+
 static inline int ks_flip(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   (void)nout, (void)nin;
   const mck_tensor *s = in[0].u.t;

@@ -31,6 +31,8 @@ enum {
                                copy; the kernel decides from the input's strides */
   OPF_NONDET = 1 << 3,      /* random: never folded or merged */
   OPF_ALLOC_LIKE = 1 << 4,  /* creates a tensor from scalars only (zeros, ones, full, arange) */
+  OPF_SHAPE_ONLY = 1 << 5,  /* scalar result depends only on input shapes (size, dim, numel):
+                               the kernel computes it in meta mode and infer folds it */
 };
 
 typedef struct OpDef {

@@ -28,9 +28,17 @@ static const OpDef rows[] = {
     OPDEF_STRUCT("aten::__isnot__", EFF_PURE, 2, 2, "(T a, U b) -> bool", "negated identity comparison"),
     OPDEF_STRUCT("prim::dtype", EFF_PURE, 1, 1, "(Tensor a) -> int", "the ScalarType code of a"),
     OPDEF_STRUCT("prim::device", EFF_PURE, 1, 1, "(Tensor a) -> Device", "the device of a"),
+    OPDEF_STRUCT("aten::split", EFF_VIEW, 2, 3, "(Tensor(a) self, int split_size, int dim=0) -> Tensor(a)[]",
+                 "pieces of split_size along dim (taken apart by prim::ListUnpack into slices)"),
+    OPDEF_STRUCT("aten::split_with_sizes", EFF_VIEW, 2, 3, "(Tensor(a) self, int[] sizes, int dim=0) -> Tensor(a)[]",
+                 "pieces of the given sizes along dim (taken apart into slices)"),
+    OPDEF_STRUCT("aten::chunk", EFF_VIEW, 2, 3, "(Tensor(a) self, int chunks, int dim=0) -> Tensor(a)[]",
+                 "chunks equal pieces along dim (taken apart into slices)"),
+    OPDEF_STRUCT("aten::unbind", EFF_VIEW, 1, 2, "(Tensor(a) self, int dim=0) -> Tensor(a)[]",
+                 "the slices along dim (taken apart into selects)"),
     OPDEF_STRUCT("mc::write_back", EFF_WRITE, 2, 2, "(Tensor(a!) input, Tensor value) -> ()",
                  "stores the final value of a mutated graph input into the caller's buffer"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 24, "prim op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 28, "prim op table size");
 
 const OpFamily ops_family_prim = {"prim", rows, (int)(sizeof rows / sizeof rows[0]), NULL};

@@ -10,6 +10,8 @@
   OPDEF(name, kern, EFF_VIEW, 0, NULL, nmin, nmax, 0, schema, doc)
 #define MAYBE_VIEW(name, kern, nmin, nmax, schema, doc)                                           \
   OPDEF(name, kern, EFF_VIEW, 0, NULL, nmin, nmax, OPF_MAYBE_VIEW, schema, doc)
+#define SHAPE_ONLY(name, kern, nmin, nmax, schema, doc)                                           \
+  OPDEF(name, kern, EFF_PURE, 0, NULL, nmin, nmax, OPF_SHAPE_ONLY, schema, doc)
 #define PURE(name, kern, nmin, nmax, schema, doc)                                                 \
   OPDEF(name, kern, EFF_PURE, 0, NULL, nmin, nmax, 0, schema, doc)
 
@@ -76,6 +78,8 @@ static const OpDef rows[] = {
          "equal-shaped tensors stacked along a new dim"),
     PURE("aten::repeat", ks_repeat, 2, 2, "(Tensor self, int[] repeats) -> Tensor",
          "self tiled repeats[i] times along each dim"),
+    PURE("aten::tril", ks_tril, 1, 2, "(Tensor self, int diagonal=0) -> Tensor", "self with elements above the diagonal zeroed"),
+    PURE("aten::triu", ks_triu, 1, 2, "(Tensor self, int diagonal=0) -> Tensor", "self with elements below the diagonal zeroed"),
     PURE("aten::flip", ks_flip, 2, 2, "(Tensor self, int[] dims) -> Tensor", "self reversed along dims"),
     PURE("aten::roll", ks_roll, 2, 3, "(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor",
          "elements shifted cyclically along dims (flattened when dims is empty)"),
@@ -109,10 +113,10 @@ static const OpDef rows[] = {
          "a copy of self with the as_strided view replaced by src"),
 
     /* scalars */
-    PURE("aten::size", ks_size, 1, 2, "(Tensor self, int dim?) -> int|int[]",
+    SHAPE_ONLY("aten::size", ks_size, 1, 2, "(Tensor self, int dim?) -> int|int[]",
          "extent of dim, or the whole shape as an int list"),
-    PURE("aten::dim", ks_dim_op, 1, 1, "(Tensor self) -> int", "rank"),
-    PURE("aten::numel", ks_numel, 1, 1, "(Tensor self) -> int", "number of elements"),
+    SHAPE_ONLY("aten::dim", ks_dim_op, 1, 1, "(Tensor self) -> int", "rank"),
+    SHAPE_ONLY("aten::numel", ks_numel, 1, 1, "(Tensor self) -> int", "number of elements"),
     PURE("aten::Int", ks_Int, 1, 1, "(Tensor|Scalar a) -> int", "one-element tensor or number as an int (truncates)"),
     PURE("aten::Float", ks_Float, 1, 1, "(Tensor|Scalar a) -> float", "one-element tensor or number as a float"),
     PURE("aten::Bool", ks_Bool, 1, 1, "(Tensor|Scalar a) -> bool", "one-element tensor or number as a bool"),
@@ -127,6 +131,6 @@ static const OpDef rows[] = {
           "(int|float a, int|float b) -> int|float, or (int[]|float[] l) -> int|float",
           "larger of two numbers, or largest element of a list"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 50, "shape op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 52, "shape op table size");
 
 const OpFamily ops_family_shape = {"shape", rows, (int)(sizeof rows / sizeof rows[0]), "k_shape.h"};

@@ -317,3 +317,23 @@ def cases(w):
     copies(w)
     indexing(w)
     scalars(w)
+
+
+def _tri_cases(w):
+    import torch
+    torch.manual_seed(7)
+    for k in (-2, -1, 0, 1, 3):
+        x = torch.randn(3, 4, 5)
+        w.case("aten::tril", [x, k], [torch.tril(x, k)])
+        w.case("aten::triu", [x, k], [torch.triu(x, k)])
+    x = torch.randn(6, 4).t()
+    w.case("aten::tril", [x, 0], [torch.tril(x)])
+    w.case("aten::triu", [torch.ones(5, 5, dtype=torch.int64), 1], [torch.triu(torch.ones(5, 5, dtype=torch.int64), 1)])
+
+
+_cases_before_tri = cases
+
+
+def cases(w):
+    _cases_before_tri(w)
+    _tri_cases(w)

@@ -204,6 +204,6 @@ static int dce_round(Graph *g) {
 int dce_run(Graph *g, PassCtx *c) {
   int total = 0, r;
   while ((r = dce_round(g)) > 0) total += r;
-  if (c && c->verbose) fprintf(stderr, "dce: removed %d nodes and outputs\n", total);
+  if (c && c->verbose > 1) fprintf(stderr, "dce: removed %d nodes and outputs\n", total);
   return 0;
 }

@@ -244,6 +244,8 @@ static void kc_storage(KLex *lx, KCase *c) {
   }
 }
 
+static char *kc_text; /* the case file, kept for the whole run (the cases point into it) */
+
 static void kc_load(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) {
@@ -253,7 +255,7 @@ static void kc_load(const char *path) {
   fseek(f, 0, SEEK_END);
   long len = ftell(f);
   fseek(f, 0, SEEK_SET);
-  char *text = kc_xalloc((size_t)len + 2);
+  char *text = kc_text = kc_xalloc((size_t)len + 2);
   if (fread(text, 1, (size_t)len, f) != (size_t)len) abort();
   fclose(f);
   KLex lx = {text, path, 1};

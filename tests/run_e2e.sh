@@ -6,3 +6,4 @@ set -e
 MC="${MC:-build/mc}" "$PYTHON" tests/json/test_export.py
 sh tests/errors/run.sh
 sh tests/run/test_run.sh
+sh tests/dumpir/run.sh

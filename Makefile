@@ -55,8 +55,14 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libmc.a $(BUILD)/libmcrt.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -MMD -MP $< $(BUILD)/libmc.a $(BUILD)/libmcrt.a $(LDLIBS) $(CHECK_LIBS) -o $@
 
-unit-check: $(TEST_BINS)
-	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done
+# Kernel numeric cases, computed by PyTorch (tests/kernels/cases_*.py); check_kernels reads them.
+KERNEL_CASES := $(BUILD)/kernel_cases.txt
+$(KERNEL_CASES): $(wildcard tests/kernels/*.py)
+	@mkdir -p $(dir $@)
+	$(PYTHON) tests/kernels/gen_kernels.py $@
+
+unit-check: $(TEST_BINS) $(KERNEL_CASES)
+	@set -e; for t in $(TEST_BINS); do echo "== $$t"; MC_KERNEL_CASES=$(KERNEL_CASES) $$t; done
 
 e2e-check: all
 	MC=$(BUILD)/mc BUILD=$(BUILD) PYTHON=$(PYTHON) CC=$(CC) SAN="$(SAN)" sh tests/run_e2e.sh

@@ -10,6 +10,7 @@ import glob
 import importlib
 import os
 import sys
+import warnings
 
 import torch
 
@@ -26,6 +27,7 @@ def main(argv):
     fams = argv[2:] or sorted(os.path.basename(p)[len("cases_"):-len(".py")]
                               for p in glob.glob(os.path.join(HERE, "cases_*.py")))
     torch.set_num_threads(1)
+    warnings.filterwarnings("ignore")
     tmp = out + ".tmp"
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(tmp, "w") as f:

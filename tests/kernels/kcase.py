@@ -3,7 +3,7 @@
 A family's cases file (tests/kernels/cases_<family>.py) defines `cases(w)` and calls
 
     w.case(op, inputs, outputs, tol=1e-5, mutated=())
-    w.error(op, inputs)
+    w.error(op, inputs, check=None)
 
 `op` is the TorchScript op name ("aten::add"); `inputs` the positional node inputs: torch
 tensors of any supported dtype (views are written with their storage, offset and strides, and
@@ -16,7 +16,8 @@ or a callable, called with a private copy of the inputs (same strides and aliasi
 return value gives the outputs. `mutated` lists input indices whose final values are compared
 too: with a callable they are read after the call; otherwise the writer runs
 torch.ops.aten.<name> on a copy of the inputs to get them. `w.error` records a case PyTorch
-rejects: the kernel must fail (in meta or real mode).
+rejects (verified by calling torch.ops.aten.<name>, or `check`): the kernel must fail (in meta
+or real mode).
 
 File format (one record per line, tokens separated by single spaces):
     case <op> <tol> <where>            where = cases file:line of the w.case call
@@ -147,10 +148,15 @@ class Writer:
         self.counts = {}
 
     def _where(self):
-        for fr in inspect.stack()[2:]:
-            if os.path.basename(fr.filename) != "kcase.py":
-                return "%s:%d" % (os.path.basename(fr.filename), fr.lineno)
-        return "?"
+        """file:line of the w.case call, and of its caller in the same file (helpers)."""
+        frames = [fr for fr in inspect.stack(0)[2:] if os.path.basename(fr.filename) != "kcase.py"]
+        if not frames:
+            return "?"
+        f0 = os.path.basename(frames[0].filename)
+        where = "%s:%d" % (f0, frames[0].lineno)
+        if len(frames) > 1 and os.path.basename(frames[1].filename) == f0 and frames[1].function != "cases":
+            where += "<%d" % frames[1].lineno
+        return where
 
     def case(self, op, inputs, outputs, tol=1e-5, mutated=()):
         where = self._where()
@@ -175,12 +181,13 @@ class Writer:
             outputs = [outputs]
         self._emit(op, tol, where, inputs, outputs, finals, False, keymap)
 
-    def error(self, op, inputs):
-        """A case PyTorch rejects (checked here): the kernel must fail too."""
+    def error(self, op, inputs, check=None):
+        """A case PyTorch rejects: the kernel must fail too. The writer checks that PyTorch
+        fails: torch.ops.aten.<name>(*inputs), or check(*inputs) when given."""
         where = self._where()
         snap = _copy_inputs(list(inputs))
         try:
-            _aten(op)(*_copy_inputs(snap))
+            (check or _aten(op))(*_copy_inputs(snap))
         except Exception:  # noqa: BLE001 - any PyTorch error is the point
             pass
         else:

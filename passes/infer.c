@@ -124,7 +124,9 @@ static bool arg_of(Arena *ar, const Value *v, mck_arg *a) {
     a->n = d->ninputs;
     return false;
   }
+  /* A scalar known only at run time carries the kind it will have in `n` (mck.h). */
   a->kind = MCK_UNKNOWN;
+  a->n = ty->kind == TY_FLOAT ? MCK_FLOAT : ty->kind == TY_BOOL ? MCK_BOOL_ARG : ty->kind == TY_INT ? MCK_INT : 0;
   return false;
 }
 

@@ -43,7 +43,9 @@ typedef struct mck_tensor {
 
 enum {
   MCK_NONE = 0, MCK_TENSOR, MCK_INT, MCK_FLOAT, MCK_BOOL_ARG, MCK_INTS, MCK_FLOATS, MCK_BOOLS,
-  MCK_TENSORS, MCK_STR, MCK_DEVICE, MCK_UNKNOWN /* a scalar whose value is not known (meta) */
+  MCK_TENSORS, MCK_STR, MCK_DEVICE,
+  MCK_UNKNOWN /* a scalar whose value is not known (meta mode); `n` holds the kind it will have
+                 (MCK_INT, MCK_FLOAT or MCK_BOOL_ARG; 0 when not even that is known) */
 };
 
 typedef struct mck_arg {

@@ -22,10 +22,13 @@
  * functional computation reads them. Every node this pass creates goes before the write and is
  * typed by running its kernel in meta mode; the write node is removed.
  *
- * Invariants after the pass: no EFF_WRITE node remains except mc::write_back (list appends are
- * not tensor writes and stay); the remaining views are pure reads. Where aliasing cannot be
- * resolved the pass refuses with a located error instead of guessing: writes inside prim::If /
- * prim::Loop blocks, writes through as_strided, broadcasting expand or an unknown view, writes
+ * Invariants after the pass: outside prim::If / prim::Loop blocks no EFF_WRITE node remains
+ * except mc::write_back (list appends are not tensor writes and stay); the remaining views are
+ * pure reads. Writes inside blocks keep reference semantics: their targets are redirected to the
+ * current versions like every other use, so they write the memory that later reads (and the
+ * write-backs) read, and the C backend and the interpreter execute them as written. Where
+ * aliasing cannot be resolved the pass refuses with a located error instead of guessing: writes
+ * through as_strided, broadcasting expand or an unknown view, writes
  * into a tensor whose elements overlap in memory (PyTorch refuses these too), and writes to
  * storage a block output may alias.
  *
@@ -722,18 +725,6 @@ static bool defined_inside(const Value *v, const Node *blocknode) {
   return false;
 }
 
-static bool refuse_nested_writes(Fz *F, Block *b, const Node *construct) {
-  bool ok = true;
-  for (Node *n = b->first; n; n = n->next) {
-    if (is_write(n)) {
-      fz_error(F, n, "in-place op '%s' inside the %s at line %d is not supported yet", n->kind, construct->kind,
-               construct->loc.line);
-      ok = false;
-    }
-    for (int k = 0; k < n->nblocks; k++) ok &= refuse_nested_writes(F, n->blocks[k], construct);
-  }
-  return ok;
-}
 
 static void mark_ambiguous(Fz *F, Value *v, Storage **maybe, int nmaybe) {
   Storage *s = storage_new(F, v);
@@ -745,8 +736,6 @@ static void mark_ambiguous(Fz *F, Value *v, Storage **maybe, int nmaybe) {
 
 /* Marks tensor outputs of a node with blocks that may alias outer storage as ambiguous. */
 static void visit_block_node(Fz *F, Node *n) {
-  for (int k = 0; k < n->nblocks; k++)
-    if (!refuse_nested_writes(F, n->blocks[k], n)) return;
   for (int o = 0; o < n->noutputs; o++) {
     Value *out = n->outputs[o];
     if (!is_tensor(out)) continue;

@@ -386,12 +386,6 @@ def err_expand(x):
     return x
 
 
-def err_if_write(x, c: bool):
-    if c:
-        x.add_(1)
-    return x
-
-
 # Patterns functionalize must refuse with a located error (PASSES: the pipeline to run; the
 # expected message substring goes to NAME.err).
 ERRORS = [
@@ -399,8 +393,6 @@ ERRORS = [
      "writes through aten::as_strided"),
     ("expand", err_expand, lambda: (f((1, 4)),), "trace", "prep,infer,functionalize",
      "writes through a broadcasting 'aten::expand'"),
-    ("if_write", err_if_write, lambda: (f((3,)), True), "script", "prep,functionalize",
-     "in-place op 'aten::add_' inside the prim::If"),
 ]
 
 

@@ -234,6 +234,8 @@ static Node *constant_for(Graph *g, const mck_arg *a, const Value *like) {
 }
 
 /* ---- the pass ---------------------------------------------------------------------------- */
+struct Infer;
+static void infer_block(struct Infer *in, Block *b);
 typedef struct Infer {
   Graph *g;
   PassCtx *c;
@@ -272,7 +274,6 @@ static void forward_outputs(Graph *g, Node *n, Value **vs) {
   ir_remove(n);
 }
 
-static void infer_block(Infer *in, Block *b);
 
 static bool fold_node(Infer *in, Node *n, const OpDef *op, NodeArgs *na) {
   if (op->effect != EFF_PURE || (op->flags & OPF_NONDET) || !na->known) return false;
@@ -420,6 +421,84 @@ static bool split_into_views(Infer *in, Node *n) {
   return true;
 }
 
+/* A block's result flowing into a construct's output or loop state: tensors become fresh
+ * contiguous tensors there (the C backend copies them), so only dtype and shape must agree. */
+static Type *state_type(Infer *in, const Type *t) {
+  if (t->kind != TY_TENSOR) return ir_type_copy(in->g->arena, t);
+  Type *c = ir_type_tensor(in->g->arena, t->dtype, t->ndim, t->shape);
+  c->requires_grad = 0;
+  c->device = "cpu";
+  return c;
+}
+
+static bool same_tensor_shape(const Type *a, const Type *b) {
+  if (a->kind != TY_TENSOR || b->kind != TY_TENSOR) return a->kind == b->kind;
+  if (a->dtype != b->dtype || a->ndim != b->ndim) return false;
+  for (int i = 0; i < a->ndim; i++)
+    if (a->shape[i] != b->shape[i]) return false;
+  return true;
+}
+
+/* prim::If on a condition known only at run time: both branches are inferred; each output
+ * takes the type both branches agree on. */
+static void infer_if(Infer *in, Node *n) {
+  if (n->nblocks != 2) return;
+  for (int k = 0; k < 2 && !in->errs; k++) infer_block(in, n->blocks[k]);
+  if (in->errs) return;
+  for (int i = 0; i < n->noutputs; i++) {
+    const Value *a = n->blocks[0]->rets[i], *b = n->blocks[1]->rets[i];
+    if (n->outputs[i]->type->kind != TY_TENSOR) continue;
+    if (!ir_type_is_complete_tensor(a->type) || !ir_type_is_complete_tensor(b->type) ||
+        !same_tensor_shape(a->type, b->type)) {
+      char *ta = ir_type_str(in->g->arena, a->type), *tb = ir_type_str(in->g->arena, b->type);
+      diag_error(in->c->diag, n->loc, "the branches of this prim::If give output %d different types (%s and %s); "
+                 "mc needs one static shape", i, ta, tb);
+      if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+      in->errs++;
+      return;
+    }
+    n->outputs[i]->type = state_type(in, a->type);
+  }
+}
+
+/* prim::Loop(max_trip, cond, init...) with block (iter, carried...) -> (cond, carried...): the
+ * carried values start with their initial types, which every iteration must keep. */
+static void infer_loop(Infer *in, Node *n) {
+  if (n->nblocks != 1) return;
+  Block *body = n->blocks[0];
+  int ncarried = n->ninputs - 2;
+  if (ncarried < 0 || body->nparams != ncarried + 1 || body->nrets != ncarried + 1 || n->noutputs != ncarried) {
+    diag_error(in->c->diag, n->loc, "malformed prim::Loop: %d inputs, %d block parameters, %d block results, %d outputs",
+               n->ninputs, body->nparams, body->nrets, n->noutputs);
+    in->errs++;
+    return;
+  }
+  for (int k = 0; k < ncarried; k++) {
+    const Type *t = n->inputs[k + 2]->type;
+    if (t->kind == TY_TENSOR && !ir_type_is_complete_tensor(t)) {
+      diag_error(in->c->diag, n->loc, "the shape of loop-carried %%%s is not known", n->inputs[k + 2]->name);
+      in->errs++;
+      return;
+    }
+    if (t->kind == TY_TENSOR || body->params[k + 1]->type->kind == TY_TENSOR)
+      body->params[k + 1]->type = state_type(in, t);
+  }
+  infer_block(in, body);
+  if (in->errs) return;
+  for (int k = 0; k < ncarried; k++) {
+    const Type *p = body->params[k + 1]->type, *r = body->rets[k + 1]->type;
+    if (p->kind == TY_TENSOR && !same_tensor_shape(p, r)) {
+      char *tp = ir_type_str(in->g->arena, p), *tr = ir_type_str(in->g->arena, r);
+      diag_error(in->c->diag, n->loc, "loop-carried %%%s enters the loop as %s but an iteration makes it %s; "
+                 "mc needs one static shape", body->params[k + 1]->name, tp, tr);
+      if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+      in->errs++;
+      return;
+    }
+    n->outputs[k]->type = state_type(in, p);
+  }
+}
+
 static void infer_node(Infer *in, Node *n) {
   Graph *g = in->g;
   const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
@@ -550,6 +629,15 @@ static void infer_node(Infer *in, Node *n) {
     }
     return;
   }
+  if (is_struct(n, "prim::device")) {
+    Type *t = ir_type_new(g->arena, TY_DEVICE);
+    Node *c = ir_node_new(g, "prim::Constant", NULL, 0, 1, &t);
+    c->loc = n->loc;
+    ir_node_add_attr(c, "value", ATTR_DEVICE)->s = "cpu";
+    ir_insert_before(n, c);
+    forward_outputs(g, n, c->outputs);
+    return;
+  }
   if (is_struct(n, "prim::If")) {
     int64_t cond;
     if (ir_constant_int(n->inputs[0], &cond)) {
@@ -562,18 +650,13 @@ static void infer_node(Infer *in, Node *n) {
       forward_outputs(g, n, taken->rets);
       return;
     }
-    diag_error(in->c->diag, n->loc, "control flow on a condition known only at run time is not supported yet");
-    if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
-    in->errs++;
+    infer_if(in, n);
     return;
   }
   if (is_struct(n, "prim::Loop")) {
-    diag_error(in->c->diag, n->loc, "prim::Loop is not supported yet");
-    if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
-    in->errs++;
+    infer_loop(in, n);
     return;
   }
-  (void)infer_block;
 }
 
 static void infer_block(Infer *in, Block *b) {

@@ -17,6 +17,7 @@ typedef struct EmitOptions {
   FILE *blob;
   const char *blob_name;
   size_t blob_threshold;
+  size_t max_arena_bytes;  /* limit on the arena and on any one tensor; 0 = PLAN_DEFAULT_MAX_BYTES */
 } EmitOptions;
 
 /* Writes the C source to `c` and the header to `h`. Returns the number of errors reported. */
@@ -36,12 +37,20 @@ typedef struct Plan {
   int nvalues;
   size_t arena_bytes;    /* what the plan uses */
   size_t lower_bound;    /* largest sum of simultaneously live intermediates */
-  Node **order;          /* top-level nodes in program order */
+  Node **order;          /* every node, nested blocks included, in program order (pre-order) */
   int nnodes;
 } Plan;
 
-/* Plans storage for the top block of g (no control flow). Returns 0 or the error count. */
+/* Plans storage for every tensor value of g. Values live from their definition to their last
+ * use; a use inside a prim::Loop of a value defined outside it lasts until the loop ends, and a
+ * block result lasts until its construct ends (it is copied into the construct's outputs or
+ * loop state there). prim::If outputs and loop-carried state get arena storage of their own;
+ * a loop's outputs are its state. Returns 0 or the error count. */
 int plan_graph(Graph *g, Plan *p, Diag *d);
+/* Same with a limit on the arena and on every input or intermediate tensor (0 = default):
+ * anything larger is refused with a diagnostic. Sizes are computed with overflow checks. */
+#define PLAN_DEFAULT_MAX_BYTES ((size_t)16 << 30)
+int plan_graph_bounded(Graph *g, Plan *p, size_t max_bytes, Diag *d);
 void plan_free(Plan *p);
 const Value *plan_root(const Plan *p, const Value *v); /* follows views to the storage owner */
 

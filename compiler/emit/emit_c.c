@@ -275,6 +275,152 @@ static void emit_call(Emitter *e, const Node *n, const OpDef *op, const Value *c
   fputs("  }\n", f);
 }
 
+/* Copies tensor value src into the tensor descriptor named dst (cast and broadcast as copy_
+ * does; correct when they overlap). */
+static void emit_copy(Emitter *e, const char *dst, const Value *src, const Node *at) {
+  FILE *f = e->c;
+  const OpDef *cp = ops_lookup("aten::copy_");
+  if (!cp || !cp->kernel) {
+    diag_error(e->d, at->loc, "internal: no aten::copy_ kernel");
+    e->errs++;
+    return;
+  }
+  fprintf(f, "  {\n    mck_tensor dummy_;\n    memset(&dummy_, 0, sizeof dummy_);\n");
+  fprintf(f, "    mck_arg in_[3] = {{MCK_TENSOR, 0, {.t = &%s}}, ", dst);
+  put_arg(e, src);
+  fprintf(f, ", {MCK_BOOL_ARG, 0, {.i = 0}}};\n    mck_arg out_[1] = {{MCK_TENSOR, 0, {.t = &dummy_}}};\n");
+  fprintf(f, "    if (%s(&ctx, out_, 1, in_, 3)) return mc_fail_(err, &ctx, ", cp->kernel_name);
+  put_loc_string(e, at);
+  fputs(");\n  }\n", f);
+}
+
+/* The C expression (an mck_arg rvalue) of a scalar value. */
+static void put_arg_expr(Emitter *e, const Value *v) {
+  if (ir_is_constant(v)) {
+    fputs("(mck_arg)", e->c);
+    put_arg(e, v);
+  } else {
+    fprintf(e->c, "s_%d", v->id);
+  }
+}
+
+/* The C expression (an int64_t) of an int or bool scalar value. */
+static void put_int_expr(Emitter *e, const Value *v) {
+  int64_t x;
+  if (ir_constant_int(v, &x)) fprintf(e->c, "INT64_C(%lld)", (long long)x);
+  else fprintf(e->c, "mck_arg_i(s_%d)", v->id);
+}
+
+static void emit_block(Emitter *e, const Block *b);
+
+static void declare_scalar(Emitter *e, const Value *v) {
+  const char *k = v->type->kind == TY_FLOAT ? "MCK_FLOAT" : v->type->kind == TY_BOOL ? "MCK_BOOL_ARG"
+                  : v->type->kind == TY_INT ? "MCK_INT" : "MCK_UNKNOWN";
+  fprintf(e->c, "  mck_arg s_%d = {%s, 0, {.i = 0}}; /* %%%s */\n", v->id, k, v->name);
+}
+
+static bool declare_state(Emitter *e, const Value *v, const Node *at) {
+  const Storage *s = &e->plan.st[v->id];
+  if (v->type->kind == TY_TENSOR) {
+    if (s->kind != ST_ARENA) {
+      diag_error(e->d, at->loc, "internal: %%%s has no storage", v->name);
+      e->errs++;
+      return false;
+    }
+    char data[64];
+    snprintf(data, sizeof data, "arena + %zu", s->offset);
+    declare_tensor(e, v, data);
+  } else if (v->type->kind == TY_INT || v->type->kind == TY_FLOAT || v->type->kind == TY_BOOL ||
+             v->type->kind == TY_NUMBER) {
+    declare_scalar(e, v);
+  } else {
+    diag_error(e->d, at->loc, "'%s' carries %%%s of a type the C backend cannot hold yet", at->kind, v->name);
+    e->errs++;
+    return false;
+  }
+  return true;
+}
+
+/* Stores block result r into the state or output variable of value `to`. */
+static void emit_store(Emitter *e, const Value *to, const Value *r, const Node *at) {
+  if (to == r) return;
+  if (to->type->kind == TY_TENSOR) {
+    char dst[32];
+    snprintf(dst, sizeof dst, "t_%d", to->id);
+    emit_copy(e, dst, r, at);
+  } else {
+    fprintf(e->c, "  s_%d = ", to->id);
+    put_arg_expr(e, r);
+    fputs(";\n", e->c);
+  }
+}
+
+/* prim::If: outputs live outside both branches; each branch stores its results into them. */
+static void emit_if(Emitter *e, const Node *n) {
+  FILE *f = e->c;
+  for (int i = 0; i < n->noutputs; i++)
+    if (!declare_state(e, n->outputs[i], n)) return;
+  fputs("  if (", f);
+  put_int_expr(e, n->inputs[0]);
+  fputs(") {\n", f);
+  for (int k = 0; k < 2 && k < n->nblocks; k++) {
+    if (k) fputs("  } else {\n", f);
+    emit_block(e, n->blocks[k]);
+    for (int i = 0; i < n->noutputs; i++) emit_store(e, n->outputs[i], n->blocks[k]->rets[i], n);
+  }
+  fputs("  }\n", f);
+}
+
+/* prim::Loop(max_trip, cond, init...): the carried values live in state variables (the block's
+ * parameters) that each iteration's results are stored into; the loop's outputs are the state. */
+static void emit_loop(Emitter *e, const Node *n) {
+  FILE *f = e->c;
+  const Block *body = n->blocks[0];
+  int nc = n->ninputs - 2;
+  for (int k = 0; k < nc; k++)
+    if (!declare_state(e, body->params[k + 1], n)) return;
+  for (int k = 0; k < nc; k++) emit_store(e, body->params[k + 1], n->inputs[k + 2], n);
+  /* A result that reads another carried value's state must not see it already overwritten. */
+  for (int k = 0; k < nc; k++) {
+    const Value *r = plan_root(&e->plan, body->rets[k + 1]);
+    for (int j = 0; j < nc; j++)
+      if (j != k && r == body->params[j + 1]) {
+        diag_error(e->d, n->loc, "loop-carried tensors that swap places are not supported by the C backend yet");
+        e->errs++;
+        return;
+      }
+  }
+  fputs("  {\n    int64_t max_trip_ = ", f);
+  put_int_expr(e, n->inputs[0]);
+  fputs(";\n    int go_ = (int)", f);
+  put_int_expr(e, n->inputs[1]);
+  fprintf(f, ";\n    for (int64_t it_%d = 0; go_ && it_%d < max_trip_; it_%d++) {\n", n->id, n->id, n->id);
+  fprintf(f, "  mck_arg s_%d = {MCK_INT, 0, {.i = it_%d}};\n  (void)s_%d;\n", body->params[0]->id, n->id,
+          body->params[0]->id);
+  emit_block(e, body);
+  /* scalars through temporaries (they may swap); tensors straight into their state */
+  for (int k = 0; k < nc; k++)
+    if (body->params[k + 1]->type->kind != TY_TENSOR && body->rets[k + 1] != body->params[k + 1]) {
+      fprintf(f, "  mck_arg next_%d_ = ", k);
+      put_arg_expr(e, body->rets[k + 1]);
+      fputs(";\n", f);
+    }
+  fputs("  go_ = (int)", f);
+  put_int_expr(e, body->rets[0]);
+  fputs(";\n", f);
+  for (int k = 0; k < nc; k++) {
+    const Value *p = body->params[k + 1];
+    if (p->type->kind == TY_TENSOR) emit_store(e, p, body->rets[k + 1], n);
+    else if (body->rets[k + 1] != p) fprintf(f, "  s_%d = next_%d_;\n", p->id, k);
+  }
+  fputs("    }\n  }\n", f);
+  for (int k = 0; k < nc; k++) {
+    const Value *o = n->outputs[k], *p = body->params[k + 1];
+    if (o->type->kind == TY_TENSOR) fprintf(f, "  mck_tensor t_%d = t_%d; /* %%%s */\n", o->id, p->id, o->name);
+    else fprintf(f, "  mck_arg s_%d = s_%d; /* %%%s */\n", o->id, p->id, o->name);
+  }
+}
+
 static void emit_node(Emitter *e, const Node *n) {
   FILE *f = e->c;
   fprintf(f, "  /* %s", n->kind);
@@ -288,21 +434,17 @@ static void emit_node(Emitter *e, const Node *n) {
     return;
   }
   if (ir_node_is(n, "mc::write_back")) {
-    const OpDef *cp = ops_lookup("aten::copy_");
-    if (!cp || !cp->kernel) {
-      diag_error(e->d, n->loc, "internal: no aten::copy_ kernel for mc::write_back");
-      e->errs++;
-      return;
-    }
-    fputs("  {\n    mck_tensor dummy_;\n    memset(&dummy_, 0, sizeof dummy_);\n", f);
-    fputs("    mck_arg in_[3] = {", f);
-    put_arg(e, n->inputs[0]);
-    fputs(", ", f);
-    put_arg(e, n->inputs[1]);
-    fprintf(f, ", {MCK_BOOL_ARG, 0, {.i = 0}}};\n    mck_arg out_[1] = {{MCK_TENSOR, 0, {.t = &dummy_}}};\n");
-    fprintf(f, "    if (%s(&ctx, out_, 1, in_, 3)) return mc_fail_(err, &ctx, ", cp->kernel_name);
-    put_loc_string(e, n);
-    fputs(");\n  }\n", f);
+    char dst[32];
+    snprintf(dst, sizeof dst, "t_%d", n->inputs[0]->id);
+    emit_copy(e, dst, n->inputs[1], n);
+    return;
+  }
+  if (ir_node_is(n, "prim::If")) {
+    emit_if(e, n);
+    return;
+  }
+  if (ir_node_is(n, "prim::Loop")) {
+    emit_loop(e, n);
     return;
   }
   if (ir_node_is(n, "prim::Print") || ir_node_is(n, "aten::warn")) {
@@ -321,6 +463,10 @@ static void emit_node(Emitter *e, const Node *n) {
     return;
   }
   emit_call(e, n, op, (const Value *const *)n->inputs, n->ninputs);
+}
+
+static void emit_block(Emitter *e, const Block *b) {
+  for (const Node *n = b->first; n && !e->errs; n = n->next) emit_node(e, n);
 }
 
 static void sanitize(char *dst, size_t cap, const char *src) {
@@ -358,7 +504,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   e.o = o;
   e.c = c;
   e.d = d;
-  if (plan_graph(g, &e.plan, d)) {
+  if (plan_graph_bounded(g, &e.plan, o->max_arena_bytes, d)) {
     plan_free(&e.plan);
     return 1;
   }
@@ -453,7 +599,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
       snprintf(data, sizeof data, "(void *)c_%d", n->outputs[0]->id);
     declare_tensor(&e, n->outputs[0], data);
   }
-  for (int k = 0; k < e.plan.nnodes && !e.errs; k++) emit_node(&e, e.plan.order[k]);
+  emit_block(&e, top);
   /* outputs */
   for (int i = 0; i < top->nrets; i++) {
     const Value *v = top->rets[i];

@@ -2,12 +2,17 @@
  * data, a view of another value, or a slice of the one arena whose size is fixed at compile
  * time. Arena slices are reused once every value sharing them (views included) is dead;
  * graph outputs live to the end, and nothing is ever placed in storage the caller can see.
- * First-fit over live intervals, 64-byte aligned. */
+ * First-fit over live intervals, 64-byte aligned.
+ *
+ * Bounds: every size is computed with overflow checks; a graph input, an arena value or the
+ * whole arena larger than the limit (plan_graph_bounded; PLAN_DEFAULT_MAX_BYTES) is refused
+ * with a diagnostic before anything that size is allocated, here or in the generated code. */
 #include "emit.h"
 
 #include "ops/ops.h"
 #include "passes/pass.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,65 +29,175 @@ typedef struct Interval {
   size_t bytes, offset;
 } Interval;
 
+/* Total order (offset holds the value id until placed): qsort is not stable across libcs. */
 static int cmp_interval(const void *a, const void *b) {
   const Interval *x = a, *y = b;
   if (x->bytes != y->bytes) return x->bytes < y->bytes ? 1 : -1; /* largest first */
-  return x->start - y->start;
+  return x->start != y->start ? x->start - y->start : (x->offset > y->offset) - (x->offset < y->offset);
 }
 
-int plan_graph(Graph *g, Plan *p, Diag *d) {
-  memset(p, 0, sizeof *p);
-  p->nvalues = g->next_value_id;
-  p->st = calloc((size_t)p->nvalues + 1, sizeof *p->st);
-  int cap = 64;
-  p->order = malloc(sizeof *p->order * (size_t)cap);
-  if (!p->st || !p->order) return 1;
-  for (Node *n = g->top->first; n; n = n->next) {
-    if (n->nblocks) {
-      diag_error(d, n->loc, "'%s' with nested blocks is not supported by the C emitter yet", n->kind);
-      return 1;
-    }
-    if (p->nnodes == cap) {
-      cap *= 2;
-      Node **no = realloc(p->order, sizeof *no * (size_t)cap);
-      if (!no) return 1;
+typedef struct Walk {
+  Plan *p;
+  int cap;
+  int *idx, *end; /* by node id: pre-order index, last index of its subtree */
+} Walk;
+
+static bool collect(Walk *w, Block *b) {
+  Plan *p = w->p;
+  for (Node *n = b->first; n; n = n->next) {
+    if (p->nnodes == w->cap) {
+      w->cap *= 2;
+      Node **no = realloc(p->order, sizeof *no * (size_t)w->cap);
+      if (!no) return false;
       p->order = no;
     }
+    w->idx[n->id] = p->nnodes;
     p->order[p->nnodes++] = n;
+    for (int k = 0; k < n->nblocks; k++)
+      if (!collect(w, n->blocks[k])) return false;
+    w->end[n->id] = p->nnodes - 1;
   }
+  return true;
+}
+
+/* Index where v comes into being: its node, the construct owning the block it is a parameter
+ * of, or -1 for a graph input. */
+static int def_index(const Walk *w, const Value *v) {
+  if (v->def) return w->idx[v->def->id];
+  if (v->param_of && v->param_of->owner) return w->idx[v->param_of->owner->id];
+  return -1;
+}
+
+/* The point a use at index k by a node nested in `loops` (outermost first) keeps v alive to. */
+static int use_point(const Walk *w, const Value *v, int k, Node *const *loops, int nloops) {
+  int d = def_index(w, v);
+  for (int i = 0; i < nloops; i++)
+    if (d < w->idx[loops[i]->id]) return w->end[loops[i]->id] > k ? w->end[loops[i]->id] : k;
+  return k;
+}
+
+static void touch(Plan *p, int *last, const Value *v, int at) {
+  const Value *r = plan_root(p, v);
+  if (r && p->st[r->id].kind == ST_ARENA && last[r->id] < at) last[r->id] = at;
+}
+
+static void uses_in(Walk *w, int *last, Block *b, Node **loops, int nloops) {
+  Plan *p = w->p;
+  for (Node *n = b->first; n; n = n->next) {
+    int k = w->idx[n->id];
+    for (int i = 0; i < n->noutputs; i++) touch(p, last, n->outputs[i], k);
+    for (int i = 0; i < n->ninputs; i++) {
+      touch(p, last, n->inputs[i], use_point(w, n->inputs[i], k, loops, nloops));
+      /* a list of tensors is used where the list is used */
+      const Node *ld = n->inputs[i]->def;
+      if (ld && ir_node_is(ld, "prim::ListConstruct"))
+        for (int j = 0; j < ld->ninputs; j++) touch(p, last, ld->inputs[j], use_point(w, ld->inputs[j], k, loops, nloops));
+    }
+    bool loop = ir_node_is(n, "prim::Loop");
+    if (loop) loops[nloops] = n;
+    for (int j = 0; j < n->nblocks; j++) {
+      Block *nb = n->blocks[j];
+      for (int i = 0; i < nb->nparams; i++) touch(p, last, nb->params[i], w->end[n->id]);
+      uses_in(w, last, nb, loops, nloops + loop);
+      /* results are copied into the construct's outputs or state when the block ends */
+      for (int i = 0; i < nb->nrets; i++)
+        touch(p, last, nb->rets[i], use_point(w, nb->rets[i], w->end[n->id], loops, nloops + loop));
+    }
+  }
+}
+
+/* numel x element size of a complete tensor type, or false when unknown, overflowing or over max. */
+static bool value_bytes(const Value *v, size_t max, size_t *out, Diag *d, SrcLoc loc, const char *what) {
+  int64_t numel = ir_type_numel(v->type);
+  size_t bytes;
+  if (numel < 0) {
+    bool big = ir_type_is_complete_tensor(v->type);
+    if (big) diag_error(d, loc, "the size of %s%%%s overflows 64 bits", what, v->name);
+    else diag_error(d, loc, "the shape of %s%%%s is not known at compile time", what, v->name);
+    return false;
+  }
+  if (__builtin_mul_overflow((size_t)numel, ir_dtype_size(v->type->dtype), &bytes) || bytes > max) {
+    diag_error(d, loc, "%s%%%s needs more than the limit of %zu bytes", what, v->name, max);
+    return false;
+  }
+  *out = bytes;
+  return true;
+}
+
+static int set_storage(Walk *w, size_t max, size_t *weights, Diag *d) {
+  Plan *p = w->p;
+  for (int k = 0; k < p->nnodes; k++) {
+    Node *n = p->order[k];
+    if (ir_node_is(n, "prim::Constant")) {
+      const Attr *a = ir_node_attr(n, "value");
+      if (a && a->kind == ATTR_TENSOR) {
+        size_t bytes;
+        p->st[n->outputs[0]->id].kind = ST_CONST;
+        if (!value_bytes(n->outputs[0], max, &bytes, d, n->loc, "constant ")) return 1;
+        if (__builtin_add_overflow(*weights, a->t->nbytes, weights) || *weights > max) {
+          diag_error(d, n->loc, "the constants (weights) need more than the limit of %zu bytes", max);
+          return 1;
+        }
+      }
+      continue;
+    }
+    bool loop = ir_node_is(n, "prim::Loop");
+    for (int i = 0; i < n->noutputs; i++) {
+      Value *v = n->outputs[i];
+      if (v->type->kind != TY_TENSOR) continue;
+      Storage *s = &p->st[v->id];
+      const Value *src = NULL;
+      if (loop) src = n->blocks[0]->params[i + 1];
+      else if (i == 0 && !n->nblocks) src = infer_alias_source(v);
+      if (src) {
+        s->kind = ST_VIEW;
+        s->base = src;
+        continue;
+      }
+      s->kind = ST_ARENA;
+      if (!value_bytes(v, max, &s->bytes, d, n->loc, "")) return 1;
+    }
+    if (loop) {
+      Block *body = n->blocks[0];
+      for (int i = 1; i < body->nparams; i++) {
+        Value *v = body->params[i];
+        if (v->type->kind != TY_TENSOR) continue;
+        p->st[v->id].kind = ST_ARENA;
+        if (!value_bytes(v, max, &p->st[v->id].bytes, d, n->loc, "loop-carried ")) return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+int plan_graph(Graph *g, Plan *p, Diag *d) { return plan_graph_bounded(g, p, 0, d); }
+
+int plan_graph_bounded(Graph *g, Plan *p, size_t max, Diag *d) {
+  memset(p, 0, sizeof *p);
+  if (!max) max = PLAN_DEFAULT_MAX_BYTES;
+  if (max > (size_t)1 << 60) max = (size_t)1 << 60; /* so that offset + size never wraps */
+  p->nvalues = g->next_value_id;
+  p->st = calloc((size_t)p->nvalues + 1, sizeof *p->st);
+  Walk w = {p, 64, calloc((size_t)g->next_node_id + 1, sizeof(int)), calloc((size_t)g->next_node_id + 1, sizeof(int))};
+  p->order = malloc(sizeof *p->order * (size_t)w.cap);
+  int rc = 1;
+  int *last = NULL, *first = NULL;
+  Interval *iv = NULL;
+  size_t *placed_off = NULL;
+  Node **loops = NULL;
+  if (!p->st || !p->order || !w.idx || !w.end || !collect(&w, g->top)) goto out;
   Block *top = g->top;
   for (int i = 0; i < top->nparams; i++) {
     Storage *s = &p->st[top->params[i]->id];
     s->kind = ST_INPUT;
     s->input = i;
+    size_t bytes;
+    if (top->params[i]->type->kind == TY_TENSOR && ir_type_is_complete_tensor(top->params[i]->type) &&
+        !value_bytes(top->params[i], max, &bytes, d, top->params[i]->loc, "input "))
+      goto out;
   }
-  /* storage kinds */
-  for (int k = 0; k < p->nnodes; k++) {
-    Node *n = p->order[k];
-    if (ir_node_is(n, "prim::Constant")) {
-      const Attr *a = ir_node_attr(n, "value");
-      if (a && a->kind == ATTR_TENSOR) p->st[n->outputs[0]->id].kind = ST_CONST;
-      continue;
-    }
-    for (int i = 0; i < n->noutputs; i++) {
-      Value *v = n->outputs[i];
-      if (v->type->kind != TY_TENSOR) continue;
-      const Value *src = i == 0 ? infer_alias_source(v) : NULL;
-      Storage *s = &p->st[v->id];
-      if (src) {
-        s->kind = ST_VIEW;
-        s->base = src;
-      } else {
-        s->kind = ST_ARENA;
-        int64_t numel = ir_type_numel(v->type);
-        if (numel < 0) {
-          diag_error(d, n->loc, "the shape of %%%s is not known at compile time", v->name);
-          return 1;
-        }
-        s->bytes = (size_t)numel * ir_dtype_size(v->type->dtype);
-      }
-    }
-  }
+  size_t weights = 0;
+  if (set_storage(&w, max, &weights, d)) goto out;
   /* constant data is read-only: a write into it needs the functionalize pass first */
   for (int k = 0; k < p->nnodes; k++) {
     Node *n = p->order[k];
@@ -91,44 +206,27 @@ int plan_graph(Graph *g, Plan *p, Diag *d) {
     const Value *r = plan_root(p, n->inputs[op->effect_arg]);
     if (r && p->st[r->id].kind == ST_CONST) {
       diag_error(d, n->loc, "'%s' writes into constant %%%s; run the functionalize pass first", n->kind, r->name);
-      return 1;
+      goto out;
     }
   }
-  /* live intervals of arena roots: from definition to the last use of any value sharing them */
-  int *last = calloc((size_t)p->nvalues + 1, sizeof *last);
-  int *first = calloc((size_t)p->nvalues + 1, sizeof *first);
-  if (!last || !first) return 1;
+  last = calloc((size_t)p->nvalues + 1, sizeof *last);
+  first = calloc((size_t)p->nvalues + 1, sizeof *first);
+  loops = calloc((size_t)p->nnodes + 1, sizeof *loops);
+  if (!last || !first || !loops) goto out;
+  for (int id = 0; id < p->nvalues; id++) last[id] = -1;
+  uses_in(&w, last, top, loops, 0);
+  for (int i = 0; i < top->nrets; i++) touch(p, last, top->rets[i], p->nnodes);
+  int nint = 0;
+  iv = calloc((size_t)p->nvalues + 1, sizeof *iv);
+  if (!iv) goto out;
   for (int k = 0; k < p->nnodes; k++) {
     Node *n = p->order[k];
-    for (int i = 0; i < n->noutputs; i++) {
-      const Value *r = plan_root(p, n->outputs[i]);
-      if (r && p->st[r->id].kind == ST_ARENA) {
-        if (r == n->outputs[i]) first[r->id] = k;
-        if (last[r->id] < k) last[r->id] = k;
-      }
-    }
-    for (int i = 0; i < n->ninputs; i++) {
-      const Value *r = plan_root(p, n->inputs[i]);
-      if (r && p->st[r->id].kind == ST_ARENA && last[r->id] < k) last[r->id] = k;
-      /* a list of tensors is used where the list is used */
-      const Node *ld = n->inputs[i]->def;
-      if (ld && ir_node_is(ld, "prim::ListConstruct"))
-        for (int j = 0; j < ld->ninputs; j++) {
-          const Value *lr = plan_root(p, ld->inputs[j]);
-          if (lr && p->st[lr->id].kind == ST_ARENA && last[lr->id] < k) last[lr->id] = k;
-        }
-    }
+    for (int i = 0; i < n->noutputs; i++) first[n->outputs[i]->id] = k;
+    for (int j = 0; j < n->nblocks; j++)
+      for (int i = 0; i < n->blocks[j]->nparams; i++) first[n->blocks[j]->params[i]->id] = k;
   }
-  for (int i = 0; i < top->nrets; i++) {
-    const Value *r = plan_root(p, top->rets[i]);
-    if (r && p->st[r->id].kind == ST_ARENA) last[r->id] = p->nnodes;
-  }
-  int nint = 0;
-  Interval *iv = calloc((size_t)p->nvalues + 1, sizeof *iv);
-  if (!iv) return 1;
   for (int id = 0; id < p->nvalues; id++) {
     if (p->st[id].kind != ST_ARENA) continue;
-    iv[nint].v = NULL;
     iv[nint].start = first[id];
     iv[nint].end = last[id] < first[id] ? first[id] : last[id];
     iv[nint].bytes = (p->st[id].bytes + ALIGN - 1) / ALIGN * ALIGN;
@@ -139,12 +237,12 @@ int plan_graph(Graph *g, Plan *p, Diag *d) {
   for (int k = 0; k <= p->nnodes; k++) {
     size_t live = 0;
     for (int i = 0; i < nint; i++)
-      if (iv[i].start <= k && k <= iv[i].end) live += iv[i].bytes;
+      if (iv[i].start <= k && k <= iv[i].end && __builtin_add_overflow(live, iv[i].bytes, &live)) live = SIZE_MAX;
     if (live > p->lower_bound) p->lower_bound = live;
   }
   qsort(iv, (size_t)nint, sizeof *iv, cmp_interval);
-  size_t *placed_off = calloc((size_t)nint + 1, sizeof *placed_off);
-  if (!placed_off) return 1;
+  placed_off = calloc((size_t)nint + 1, sizeof *placed_off);
+  if (!placed_off) goto out;
   for (int i = 0; i < nint; i++) {
     /* first fit among already placed intervals that overlap in time */
     size_t off = 0;
@@ -162,12 +260,21 @@ int plan_graph(Graph *g, Plan *p, Diag *d) {
     int id = (int)iv[i].offset;
     p->st[id].offset = off;
     if (off + iv[i].bytes > p->arena_bytes) p->arena_bytes = off + iv[i].bytes;
+    if (p->arena_bytes > max) {
+      diag_error(d, g->loc, "the graph needs an arena of more than the limit of %zu bytes", max);
+      goto out;
+    }
   }
+  rc = 0;
+out:
   free(placed_off);
   free(iv);
   free(first);
   free(last);
-  return 0;
+  free(loops);
+  free(w.idx);
+  free(w.end);
+  return rc;
 }
 
 void plan_free(Plan *p) {

@@ -1713,6 +1713,19 @@ static inline int ks_Bool(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
 }
 
 /* aten::ScalarImplicit(Tensor a) -> Scalar of the tensor's category */
+/* aten::item: the value of a one-element tensor of any rank, as a number of its dtype's kind. */
+static inline int ks_item_op(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  int k;
+  int64_t i;
+  double f;
+  if (ks_item(c, "aten::item", &in[0], &k, &i, &f)) return -1;
+  out[0].kind = k ? k : MCK_UNKNOWN;
+  if (k == MCK_FLOAT) out[0].u.f = f;
+  else out[0].u.i = i;
+  return 0;
+}
+
 static inline int ks_ScalarImplicit(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
                                     int nin) {
   (void)nout, (void)nin;

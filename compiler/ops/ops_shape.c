@@ -42,6 +42,10 @@ static const OpDef rows[] = {
          "self along dim from start for length elements"),
     VIEW("aten::transpose", ks_transpose, 3, 3, "(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
          "dims dim0 and dim1 swapped"),
+    VIEW("aten::swapaxes", ks_transpose, 3, 3, "(Tensor(a) self, int axis0, int axis1) -> Tensor(a)",
+         "alias of transpose"),
+    VIEW("aten::swapdims", ks_transpose, 3, 3, "(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
+         "alias of transpose"),
     VIEW("aten::t", ks_t, 1, 1, "(Tensor(a) self) -> Tensor(a)",
          "matrix transpose; 0-D and 1-D unchanged"),
     VIEW("aten::numpy_T", ks_numpy_T, 1, 1, "(Tensor(a) self) -> Tensor(a)", "all dims reversed (x.T)"),
@@ -120,6 +124,7 @@ static const OpDef rows[] = {
     PURE("aten::Int", ks_Int, 1, 1, "(Tensor|Scalar a) -> int", "one-element tensor or number as an int (truncates)"),
     PURE("aten::Float", ks_Float, 1, 1, "(Tensor|Scalar a) -> float", "one-element tensor or number as a float"),
     PURE("aten::Bool", ks_Bool, 1, 1, "(Tensor|Scalar a) -> bool", "one-element tensor or number as a bool"),
+    PURE("aten::item", ks_item_op, 1, 1, "(Tensor a) -> Scalar", "the value of a one-element tensor"),
     PURE("aten::ScalarImplicit", ks_ScalarImplicit, 1, 1, "(Tensor a) -> Scalar",
          "0-dim tensor as a number of its dtype's kind"),
     PURE("prim::NumToTensor", ks_NumToTensor, 1, 1, "(Scalar a) -> Tensor",
@@ -131,6 +136,6 @@ static const OpDef rows[] = {
           "(int|float a, int|float b) -> int|float, or (int[]|float[] l) -> int|float",
           "larger of two numbers, or largest element of a list"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 52, "shape op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 55, "shape op table size");
 
 const OpFamily ops_family_shape = {"shape", rows, (int)(sizeof rows / sizeof rows[0]), "k_shape.h"};

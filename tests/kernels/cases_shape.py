@@ -337,3 +337,35 @@ _cases_before_tri = cases
 def cases(w):
     _cases_before_tri(w)
     _tri_cases(w)
+
+
+def _swap_cases(w):
+    import torch
+    torch.manual_seed(8)
+    x = torch.randn(2, 3, 4)
+    for op, d0, d1 in [("aten::swapaxes", 0, 2), ("aten::swapdims", -1, 1), ("aten::swapaxes", 1, 1)]:
+        w.case(op, [x, d0, d1], [x.transpose(d0, d1)])
+    w.error("aten::swapaxes", [x, 0, 3])
+
+
+_cases_before_swap = cases
+
+
+def cases(w):
+    _cases_before_swap(w)
+    _swap_cases(w)
+
+
+def _item_cases(w):
+    import torch
+    w.case("aten::item", [torch.tensor(2.5)], [2.5])
+    w.case("aten::item", [torch.tensor([7], dtype=torch.int64)], [7])
+    w.case("aten::item", [torch.tensor(True)], [True])
+
+
+_cases_before_item = cases
+
+
+def cases(w):
+    _cases_before_item(w)
+    _item_cases(w)

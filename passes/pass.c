@@ -10,10 +10,11 @@ static const Pass passes[] = {
     {"prep", "check the graph is inlined and frozen, drop the unused module input, flatten tuple outputs", prep_run},
     {"infer", "infer dtypes and shapes by running kernels in meta mode; fold constants", infer_run},
     {"functionalize", "rewrite in-place ops and writes through views into value semantics", functionalize_run},
+    {"fold_bn", "fold inference batch_norm into the preceding convolution's constant weights", fold_bn_run},
     {"dce", "remove nodes whose results and writes nobody can observe (alias-aware)", dce_run},
 };
 
-static const char default_pipeline[] = "prep,infer,functionalize,dce";
+static const char default_pipeline[] = "prep,infer,functionalize,fold_bn,dce";
 
 const Pass *pm_find(const char *name) {
   for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++)

@@ -49,6 +49,7 @@ int prep_run(Graph *g, PassCtx *c);          /* prep.c: inline checks, drop %sel
 int infer_run(Graph *g, PassCtx *c);         /* infer.c: dtype/shape inference + constant folding */
 int functionalize_run(Graph *g, PassCtx *c); /* functionalize.c */
 int dce_run(Graph *g, PassCtx *c);           /* dce.c */
+int fold_bn_run(Graph *g, PassCtx *c);       /* fold_bn.c: batch_norm into the convolution */
 
 /* infer.c, also used by the emitter and interpreter: whether a maybe-view op (reshape,
  * flatten, contiguous) is a view for its inputs' static strides. */

@@ -6,7 +6,8 @@
  * float32). The seeds the tests guard: 000 (a zero-copy input that is also an output must read
  * the currently bound buffer; an in-place update lands in the caller's buffer) and 004 (DLPack
  * deleters run exactly once; an output DLPack owns its memory and outlives the model).
- * tests/runtime/asan.sh runs this binary again under AddressSanitizer + UBSan.
+ * tests/runtime/sanitizers.sh (run by `make check`) runs this binary again under AddressSanitizer +
+ * UBSan and under valgrind.
  */
 #include <check.h>
 #include <stdint.h>
@@ -59,6 +60,25 @@ static const mc_io_desc pair_in[] = {{"x", 0, 2, {2, 2}, {0}, 0}};
 static const mc_io_desc pair_out[] = {{"out0", 0, 2, {2, 2}, {2, 1}, 0},
                                       {"out1", 0, 2, {2, 2}, {2, 1}, 0}};
 static const mc_model_def pair_def = {"pair", 1, 2, pair_in, pair_out, 4 * sizeof(float), run_pair};
+
+/* The (x, reshape(x), reshape(x) + 1) case of TVM's graph-executor zero-copy tests:
+ * (x: f32[2,3]) -> (x, reshape(x, [3,2]), reshape(x, [3,2]) + 1). Outputs 0 and 1 are the
+ * input's own storage (the reshape of a compact tensor is a view), output 2 is in the arena. */
+static int run_reshape3(void *const *in, void *arena, void **out, char *err) {
+  (void)err;
+  const float *x = in[0];
+  float *y = arena;
+  for (int k = 0; k < 6; k++) y[k] = x[k] + 1.0f;
+  out[0] = in[0];
+  out[1] = in[0];
+  out[2] = y;
+  return 0;
+}
+static const mc_io_desc reshape3_out[] = {{"x", 0, 2, {2, 3}, {3, 1}, 0},
+                                          {"r", 0, 2, {3, 2}, {2, 1}, 0},
+                                          {"r1", 0, 2, {3, 2}, {2, 1}, 0}};
+static const mc_model_def reshape3_def = {"reshape3", 1, 3, identity_in, reshape3_out, 6 * sizeof(float),
+                                          run_reshape3};
 
 /* optimizer step: (w: f32[4] mutated, g: f32[4]) -> w, with w -= 0.5 * g in place */
 static int run_sgd(void *const *in, void *arena, void **out, char *err) {
@@ -201,6 +221,53 @@ START_TEST(pair_zero_copy_output_is_current_input) {
   for (int k = 0; k < 4; k++) ck_assert_float_eq(a[k], 1); /* old buffer untouched */
   mc_model_destroy(zc);
   mc_model_destroy(cp);
+}
+END_TEST
+
+START_TEST(reshape_zero_copy_outputs_read_caller_buffer) {
+  /* (x, reshape(x), reshape(x) + 1) with x bound zero-copy: outputs 0 and 1 point into the
+   * caller's buffer with their own shapes, output 2 is x + 1; after the caller changes its
+   * buffer, and after rebinding to another one, a run reads the current values. */
+  mc_model *m = mc_model_new(&reshape3_def);
+  ck_assert_ptr_nonnull(m);
+  float a[6] = {0, 1, 2, 3, 4, 5}, b[6] = {10, 20, 30, 40, 50, 60};
+  int64_t shape[2] = {2, 3};
+  DLTensor ta = tt(a, F32, 2, shape, NULL), tb = tt(b, F32, 2, shape, NULL);
+  ck_assert_int_eq(mc_set_input_zero_copy(m, 0, &ta), MC_OK);
+  for (int round = 0; round < 3; round++) {
+    const float *cur = round < 2 ? a : b;
+    if (round == 1) a[3] = -7; /* the caller writes its buffer between runs */
+    if (round == 2) ck_assert_int_eq(mc_set_input_zero_copy(m, 0, &tb), MC_OK);
+    ck_assert_int_eq(mc_run(m), MC_OK);
+    const DLTensor *o0 = mc_get_output(m, 0), *o1 = mc_get_output(m, 1), *o2 = mc_get_output(m, 2);
+    ck_assert(o0 && o1 && o2);
+    ck_assert_ptr_eq((char *)o0->data + o0->byte_offset, cur);
+    ck_assert_ptr_eq((char *)o1->data + o1->byte_offset, cur);
+    ck_assert_int_eq(o0->shape[0], 2);
+    ck_assert_int_eq(o0->shape[1], 3);
+    ck_assert_int_eq(o1->shape[0], 3);
+    ck_assert_int_eq(o1->shape[1], 2);
+    int64_t rs[2] = {3, 2};
+    float c0[6], c1[6], c2[6];
+    DLTensor d0 = tt(c0, F32, 2, shape, NULL), d1 = tt(c1, F32, 2, rs, NULL), d2 = tt(c2, F32, 2, rs, NULL);
+    ck_assert_int_eq(mc_copy_output(m, 0, &d0), MC_OK);
+    ck_assert_int_eq(mc_copy_output(m, 1, &d1), MC_OK);
+    ck_assert_int_eq(mc_copy_output(m, 2, &d2), MC_OK);
+    for (int k = 0; k < 6; k++) {
+      ck_assert_float_eq(c0[k], cur[k]);
+      ck_assert_float_eq(c1[k], cur[k]);
+      ck_assert_float_eq(c2[k], cur[k] + 1);
+    }
+  }
+  /* the DLPack form of output 1 owns a copy: it outlives the model and the caller's buffer */
+  DLManagedTensor *d = mc_get_output_dlpack(m, 1);
+  ck_assert_ptr_nonnull(d);
+  mc_model_destroy(m);
+  memset(b, 0, sizeof b);
+  ck_assert_int_eq(d->dl_tensor.shape[0], 3);
+  for (int k = 0; k < 6; k++) ck_assert_float_eq(((float *)d->dl_tensor.data)[k], (float)(10 * (k + 1)));
+  d->deleter(d);
+  for (int k = 0; k < 6; k++) ck_assert_float_eq(a[k], k == 3 ? -7 : (float)k); /* never written */
 }
 END_TEST
 
@@ -664,6 +731,7 @@ static Suite *runtime_suite(void) {
   TCase *tc = tcase_create("seed000");
   tcase_add_test(tc, identity_zero_copy_reads_caller_buffer);
   tcase_add_test(tc, pair_zero_copy_output_is_current_input);
+  tcase_add_test(tc, reshape_zero_copy_outputs_read_caller_buffer);
   tcase_add_test(tc, sgd_zero_copy_updates_caller_buffer);
   tcase_add_test(tc, sgd_copy_updates_model_copy);
   tcase_add_test(tc, copy_after_zero_copy_never_writes_old_buffer);

@@ -7,3 +7,5 @@ MC="${MC:-build/mc}" "$PYTHON" tests/json/test_export.py
 sh tests/errors/run.sh
 sh tests/run/test_run.sh
 sh tests/dumpir/run.sh
+sh tests/dce/emit.sh
+sh tests/runtime/sanitizers.sh

@@ -92,6 +92,7 @@ int main(int argc, char **argv) {
       mt->dl_tensor.shape = malloc(sizeof(int64_t) * (size_t)(info->ndim + 1));
       memcpy(mt->dl_tensor.shape, info->shape, sizeof(int64_t) * (size_t)info->ndim);
       mt->deleter = deleter;
+      free(bufs[i]);
       bufs[i] = mt->dl_tensor.data; /* final values are read from here */
       rc = mc_set_input_dlpack(m, i, mt);
     }

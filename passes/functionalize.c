@@ -770,6 +770,16 @@ static void visit_block_node(Fz *F, Node *n) {
  * list or tuple by a runtime index, and lists of views (split, chunk, unbind). They become
  * ambiguous storages; writing them, or writing what they may alias while they are live, is
  * refused. */
+/* Whether list l is appended to anywhere (its elements then are not just its constructor's). */
+static bool list_appended(const Block *b, const Value *l) {
+  for (const Node *n = b->first; n; n = n->next) {
+    if (ir_node_is(n, "aten::append") && n->ninputs > 0 && n->inputs[0] == l) return true;
+    for (int k = 0; k < n->nblocks; k++)
+      if (list_appended(n->blocks[k], l)) return true;
+  }
+  return false;
+}
+
 static void visit_container_read(Fz *F, Node *n, const OpDef *op) {
   Storage *maybe[8];
   int nmaybe = 0;
@@ -784,6 +794,8 @@ static void visit_container_read(Fz *F, Node *n, const OpDef *op) {
       Storage *a = ((Member *)l->aux)->s;
       any = a->nmaybe < 0;
       for (int i = 0; i < a->nmaybe; i++) maybe[nmaybe++] = a->maybe[i];
+    } else if (l->def && ir_node_is(l->def, "prim::ListConstruct") && list_appended(F->g->top, l)) {
+      any = true; /* elements appended at run time: may be anything */
     } else if (l->def && (ir_node_is(l->def, "prim::ListConstruct") || ir_node_is(l->def, "prim::TupleConstruct"))) {
       for (int i = 0; i < l->def->ninputs; i++) {
         if (!is_tensor(l->def->inputs[i])) continue;

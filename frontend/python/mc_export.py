@@ -186,7 +186,8 @@ class _Writer:
         names = []
         for x, ety in zip(value, elem_tys):
             n = self.fresh(name)
-            self.constant(x, ety, n, source, out)
+            opt = x is not None and ety.kind() == "OptionalType"
+            self.constant(x, ety.getElementType() if opt else ety, n, source, out)
             names.append(n)
         node = {"kind": kind, "inputs": names, "outputs": [{"name": name, "type": ty.str()}]}
         if source:
@@ -287,6 +288,11 @@ def _structure(torch, x):
 
 
 def _collect_names(values, nodes, names):
+    """Collects every value name, first renaming those with characters graph JSON does not
+    allow (torchvision's regnet has modules named 'block4-11'); torch keeps names unique."""
+    for v in list(values) + [o for n in nodes for o in n.outputs()]:
+        if re.search(r"[^A-Za-z0-9_.]", v.debugName()):
+            v.setDebugName(re.sub(r"[^A-Za-z0-9_.]", "_", v.debugName()))
     for v in values:
         names.add(v.debugName())
     for n in nodes:

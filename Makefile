@@ -17,8 +17,8 @@ LDLIBS  := $(CJSON_LIBS) -ltcc -ldl -lm -lpthread
 LIB_SRCS := $(sort $(wildcard compiler/ir/*.c compiler/ops/*.c compiler/emit/*.c \
               compiler/interp/*.c frontend/*.c passes/*.c)) \
             $(filter-out compiler/main.c,$(wildcard compiler/*.c))
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_src.o
-RT_SRCS  := $(wildcard runtime/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_src.o $(BUILD)/obj/gen/cuda_src.o
+RT_SRCS  := $(filter-out runtime/mc_runtime_cuda.c,$(wildcard runtime/*.c))
 RT_OBJS  := $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
 KERNEL_HDRS := compiler/ops/mck.h $(sort $(wildcard compiler/ops/k_*.h))
 
@@ -39,6 +39,26 @@ $(BUILD)/gen/kernel_src.c: $(KERNEL_HDRS) tools/embed.sh
 $(BUILD)/obj/gen/kernel_src.o: $(BUILD)/gen/kernel_src.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+# CUDA kernels (compiler/ops/cuda/*.cuh), pasted into generated .cu files by emit_cuda.c.
+CUDA_HDRS := $(sort $(wildcard compiler/ops/cuda/*.cuh))
+$(BUILD)/gen/cuda_src.c: $(CUDA_HDRS) tools/embed.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed.sh $(CUDA_HDRS) | sed 's/mc_kernel_/mc_cuda_kernel_/g' > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/cuda_src.o: $(BUILD)/gen/cuda_src.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# The CUDA target's runtime (docs/cuda.md), only where the CUDA toolkit is: `make cuda-runtime`.
+CUDA_HOME ?= /usr/local/cuda
+$(BUILD)/libmcrt_cuda.a: runtime/mc_runtime_cuda.c runtime/mc_runtime_cuda.h runtime/mc_runtime.h
+	@mkdir -p $(BUILD)/obj/runtime
+	$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -c runtime/mc_runtime_cuda.c -o $(BUILD)/obj/runtime/mc_runtime_cuda.o
+	@rm -f $@
+	ar rcs $@ $(BUILD)/obj/runtime/mc_runtime_cuda.o
+.PHONY: cuda-runtime
+cuda-runtime: $(BUILD)/libmcrt_cuda.a
 
 $(BUILD)/libmc.a: $(LIB_OBJS)
 	@rm -f $@
@@ -88,3 +108,85 @@ sample: all
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iruntime -I$(BUILD)/sample $(BUILD)/sample/model.c \
 	  samples/seed_slice/main.c $(BUILD)/libmcrt.a -lm -o $(BUILD)/sample/seed_slice
 	$(BUILD)/sample/seed_slice
+
+# libFuzzer targets (fuzz/, see fuzz/README.md), built with clang into build-fuzz/.
+# `make fuzz FUZZ_SECONDS=N` runs each target N seconds on its corpus (one at a time, -jobs=1);
+# `make fuzz-regress` only replays the committed corpora (seconds; CI runs it).
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_TARGETS := ts json npy compile
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+.PHONY: fuzz fuzz-build fuzz-regress
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(BUILD)/libmc.a $(BUILD)/libmcrt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(BUILD)/libmc.a $(BUILD)/libmcrt.a $(LDLIBS) -o $@
+
+fuzz-build:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang OPT="-O1 -g -fno-omit-frame-pointer" SAN="$(FUZZ_SAN)" \
+	  $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz/fuzz_%)
+
+fuzz: fuzz-build
+	@set -e; for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
+	  echo "== fuzz_$$t ($(FUZZ_SECONDS) s)"; \
+	  $(FUZZ_BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	    -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=$(FUZZ_BUILD)/crash-$$t- \
+	    $(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t; done
+
+fuzz-regress: fuzz-build
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  if $(FUZZ_BUILD)/fuzz/fuzz_$$t -runs=0 -timeout=10 -rss_limit_mb=2048 fuzz/corpus/$$t \
+	      >$(FUZZ_BUILD)/regress-$$t.log 2>&1; then \
+	    echo "fuzz_$$t: $$(ls fuzz/corpus/$$t | wc -l) corpus inputs replayed, no finding"; \
+	  else tail -40 $(FUZZ_BUILD)/regress-$$t.log; echo "fuzz_$$t: FAILED"; exit 1; fi; done
+
+# ---- install / uninstall (docs/build.md): PREFIX (default /usr/local), DESTDIR for staging.
+# Layout: bin/mc, lib/libmcrt.a, include/mc/{mc_runtime.h,dlpack/dlpack.h},
+# lib/pkgconfig/mcrt.pc, lib/cmake/mc/, share/mc/python/mc_export.py, share/man/man1/mc.1.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+MC_VERSION := $(shell sed -n 's/^\#define MC_VERSION "\(.*\)"/\1/p' compiler/driver.h)
+DLPACK_H   ?= $(firstword $(wildcard /usr/include/dlpack/dlpack.h /usr/local/include/dlpack/dlpack.h))
+INST_FILES := bin/mc lib/libmcrt.a include/mc/mc_runtime.h include/mc/dlpack/dlpack.h \
+              lib/pkgconfig/mcrt.pc lib/cmake/mc/mcConfig.cmake lib/cmake/mc/mcConfigVersion.cmake \
+              share/mc/python/mc_export.py share/man/man1/mc.1
+INST_DIRS  := include/mc/dlpack include/mc lib/pkgconfig lib/cmake/mc lib/cmake \
+              share/mc/python share/mc share/man/man1 share/man
+
+install: all
+	@test -n "$(DLPACK_H)" || { echo "install: dlpack/dlpack.h not found (set DLPACK_H)"; exit 1; }
+	@I='$(DESTDIR)$(PREFIX)'; set -e; \
+	install -d "$$I/bin" "$$I/lib/pkgconfig" "$$I/lib/cmake/mc" "$$I/include/mc/dlpack" \
+	  "$$I/share/mc/python" "$$I/share/man/man1"; \
+	install -m 755 $(BUILD)/mc "$$I/bin/mc"; \
+	install -m 644 $(BUILD)/libmcrt.a "$$I/lib/libmcrt.a"; \
+	install -m 644 runtime/mc_runtime.h "$$I/include/mc/mc_runtime.h"; \
+	install -m 644 "$(DLPACK_H)" "$$I/include/mc/dlpack/dlpack.h"; \
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(MC_VERSION)|g' tools/mcrt.pc.in > "$$I/lib/pkgconfig/mcrt.pc"; \
+	chmod 644 "$$I/lib/pkgconfig/mcrt.pc"; \
+	install -m 644 cmake/mcConfig.cmake "$$I/lib/cmake/mc/mcConfig.cmake"; \
+	sed -e 's|@VERSION@|$(MC_VERSION)|g' cmake/mcConfigVersion.cmake.in > "$$I/lib/cmake/mc/mcConfigVersion.cmake"; \
+	chmod 644 "$$I/lib/cmake/mc/mcConfigVersion.cmake"; \
+	install -m 755 frontend/python/mc_export.py "$$I/share/mc/python/mc_export.py"; \
+	install -m 644 docs/mc.1 "$$I/share/man/man1/mc.1"; \
+	echo "installed mc $(MC_VERSION) into $$I"
+
+uninstall:
+	@I='$(DESTDIR)$(PREFIX)'; \
+	for f in $(INST_FILES); do rm -f "$$I/$$f"; done; \
+	for d in $(INST_DIRS); do rmdir "$$I/$$d" 2>/dev/null || true; done; \
+	echo "removed mc from $$I"
+
+# Build-system tests alone (determinism, depfiles, install, CMake, samples): tests/build/run.sh.
+.PHONY: build-check sample-resnet18
+build-check: all
+	MC=$(BUILD)/mc BUILD=$(BUILD) PYTHON=$(PYTHON) CC=$(CC) sh tests/build/run.sh
+
+# The resnet18 sample (slow: exports resnet18 with PyTorch, compiles 46 MB of weights).
+sample-resnet18: all
+	$(MAKE) -C samples/resnet18 MC=$(CURDIR)/$(BUILD)/mc MCRT_LIBS="$(CURDIR)/$(BUILD)/libmcrt.a -lm" test
+
+# mc against PyTorch (and its GEMM against OpenBLAS) on this machine; minutes, not part of
+# `make check`. Rewrites the table in docs/performance.md. BENCH_ARGS: e.g. --quick, --models mlp.
+BENCH_ARGS ?=
+bench: all
+	$(PYTHON) bench/bench.py --doc docs/performance.md $(BENCH_ARGS)

@@ -7,6 +7,7 @@
 #include "passes/pass.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,8 @@ static void usage(FILE *f) {
         "  --weights MODE     auto (default): constant tensors of 64 KiB or more go to OUT.weights,\n"
         "                     pulled in by the assembler (.incbin; cc -c from OUT's folder or pass\n"
         "                     -Wa,-I<folder>); inline: every constant as C data; blob: all to OUT.weights\n"
+        "  --max-arena BYTES  refuse a model whose arena, or any one input or intermediate tensor,\n"
+        "                     needs more (suffixes K, M, G; default 16G)\n"
         "  -MD                write a depfile OUT.d naming every file read\n"
         "  -MF FILE           write the depfile to FILE\n"
         "  -q / -v            quieter / more verbose\n"
@@ -61,6 +64,27 @@ static char *default_name(const char *out) {
   return s;
 }
 
+/* "4096", "64K", "16G" -> bytes; 0 on a malformed or zero size. */
+static size_t parse_size(const char *s) {
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  int shift = 0;
+  if (*end == 'K' || *end == 'k') shift = 10;
+  else if (*end == 'M' || *end == 'm') shift = 20;
+  else if (*end == 'G' || *end == 'g') shift = 30;
+  if (shift) end++;
+  if (end == s || *end || !isdigit((unsigned char)*s) || v > (SIZE_MAX >> shift)) return 0;
+  return (size_t)v << shift;
+}
+
+/* Whether the model computes anything observable: an output, or a write into an input. */
+static bool drv_has_effect(const Graph *g) {
+  if (g->top->nrets > 0) return true;
+  for (const Node *n = g->top->first; n; n = n->next)
+    if (!ir_node_is(n, "prim::Constant") && !ir_node_is(n, "prim::ListConstruct")) return true;
+  return false;
+}
+
 static bool valid_ident(const char *s) {
   if (!*s || (!isalpha((unsigned char)*s) && *s != '_')) return false;
   for (; *s; s++)
@@ -85,6 +109,7 @@ int cmd_compile(int argc, char **argv) {
   const char *model = NULL, *out = NULL, *target = "c", *name = NULL, *passes = NULL, *mf = NULL;
   bool md = false;
   const char *weights = "auto";
+  size_t max_arena = 0;
   int verbose = 1;
   PmOptions pm = {0};
   pm.verify = true;
@@ -124,6 +149,12 @@ int cmd_compile(int argc, char **argv) {
       weights = argv[++i];
     } else if (!strncmp(a, "--weights=", 10)) {
       weights = a + 10;
+    } else if ((!strcmp(a, "--max-arena") && i + 1 < argc) || !strncmp(a, "--max-arena=", 12)) {
+      const char *v = a[11] == '=' ? a + 12 : argv[++i];
+      if (!(max_arena = parse_size(v))) {
+        fprintf(stderr, "mc compile: --max-arena: '%s' is not a size (BYTES, or with K, M, G)\n", v);
+        return EXIT_USAGE;
+      }
     } else if (!strcmp(a, "-MD")) {
       md = true;
     } else if (!strcmp(a, "-MF") && i + 1 < argc) {
@@ -149,10 +180,6 @@ int cmd_compile(int argc, char **argv) {
   }
   if (strcmp(target, "c") != 0 && strcmp(target, "cuda") != 0) {
     fprintf(stderr, "mc compile: --target must be c or cuda, not '%s'\n", target);
-    return EXIT_USAGE;
-  }
-  if (!strcmp(target, "cuda")) {
-    fprintf(stderr, "mc compile: --target cuda is not available in this build yet\n");
     return EXIT_USAGE;
   }
   if (name && !valid_ident(name)) {
@@ -184,6 +211,11 @@ int cmd_compile(int argc, char **argv) {
   OutFile oc = {0}, oh = {0}, od = {0}, ow = {0};
   FILE *hnull = NULL;
   if (pm_run(g, &pm, &d)) goto done;
+  if (!drv_has_effect(g)) {
+    diag_error(&d, g->top->loc.line ? g->top->loc : g->loc.line ? g->loc : (SrcLoc){g->path, 1, 1},
+               "the graph returns nothing and writes no input: there is nothing to compile");
+    goto done;
+  }
   if (!drv_out_open(&oc, out, &d)) goto done;
   if (hpath) {
     if (!drv_out_open(&oh, hpath, &d)) goto fail;
@@ -192,20 +224,12 @@ int cmd_compile(int argc, char **argv) {
   }
   if (wpath && !drv_out_open(&ow, wpath, &d)) goto fail;
   EmitOptions eo = {name ? name : own_name, hpath ? base_name(hpath) : "mc_runtime.h", base_name(model),
-                    wpath ? ow.f : NULL, wpath ? base_name(wpath) : NULL, strcmp(weights, "blob") ? 65536 : 1};
-  if (emit_c(g, &eo, oc.f, hpath ? oh.f : hnull, &d)) goto fail;
+                    wpath ? ow.f : NULL, wpath ? base_name(wpath) : NULL, strcmp(weights, "blob") ? 65536 : 1, max_arena};
+  if ((strcmp(target, "cuda") ? emit_c : emit_cuda)(g, &eo, oc.f, hpath ? oh.f : hnull, &d)) goto fail;
   bool blob_used = wpath && ftell(ow.f) > 0;
   if (dpath) {
     if (!drv_out_open(&od, dpath, &d)) goto fail;
-    put_dep_path(od.f, out);
-    if (hpath) {
-      fputc(' ', od.f);
-      put_dep_path(od.f, hpath);
-    }
-    if (blob_used) {
-      fputc(' ', od.f);
-      put_dep_path(od.f, wpath);
-    }
+    put_dep_path(od.f, out); /* the one target, as gcc does: ninja rejects outputs a rule does not declare */
     fputs(":", od.f);
     for (int i = 0; i < m.ndeps; i++) {
       fputc(' ', od.f);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static bool ends_with(const char *s, const char *suf) {
@@ -62,6 +63,9 @@ bool drv_out_open(OutFile *o, const char *path, Diag *d) {
     o->path = o->tmp = NULL;
     return false;
   }
+  mode_t mask = umask(0); /* mkstemp made it 0600: give it the mode a plain fopen would */
+  umask(mask);
+  (void)fchmod(fd, 0666 & ~mask);
   o->f = fdopen(fd, "w");
   if (!o->f) {
     close(fd);

@@ -565,6 +565,15 @@ static void json_shape_str(char *buf, size_t cap, int ndim, const int64_t *shape
   if (u < cap) snprintf(buf + u, cap - u, "]");
 }
 
+/* A bool tensor's bytes are 0 or 1 (kernels and the C code rely on it). */
+static bool json_bool_data_ok(JsonCtx *c, const cJSON *it, const IrTensor *t) {
+  if (t->dtype != DT_BOOL) return true;
+  const unsigned char *b = t->data;
+  for (size_t i = 0; i < t->nbytes; i++)
+    if (b[i] > 1) return json_err(c, it, "bool tensor element %zu is %u, not 0 or 1", i, b[i]), false;
+  return true;
+}
+
 static IrTensor *json_tensor(JsonCtx *c, const cJSON *obj) {
   IrTensor *t = arena_alloc(c->a, sizeof *t);
   if (!json_dtype_shape(c, obj, &t->dtype, &t->ndim, t->shape)) return NULL;
@@ -591,7 +600,7 @@ static IrTensor *json_tensor(JsonCtx *c, const cJSON *obj) {
                       ir_dtype_name(t->dtype), nbytes),
              NULL;
     t->data = buf;
-    return t;
+    return json_bool_data_ok(c, data, t) ? t : NULL;
   }
   if (!off) return json_err(c, obj, "a tensor needs \"data\" (base64) or \"offset\"/\"nbytes\" "
                                     "(in the weights file)"), NULL;
@@ -605,13 +614,14 @@ static IrTensor *json_tensor(JsonCtx *c, const cJSON *obj) {
     return json_err(c, nbi, "nbytes is %lld, but shape %s of %s needs %zu", (long long)nb, shs,
                     ir_dtype_name(t->dtype), nbytes),
            NULL;
-  if (o < 0 || (uint64_t)o > c->wlen || (uint64_t)nb > c->wlen - (uint64_t)o)
-    return json_err(c, off, "bytes [%lld, %lld) lie beyond the end of weights file '%s' (%zu bytes)",
-                    (long long)o, (long long)o + (long long)nb, c->wpath, c->wlen),
+  if (o < 0) return json_err(c, off, "negative offset %lld", (long long)o), NULL;
+  if ((uint64_t)o > c->wlen || (uint64_t)nb > c->wlen - (uint64_t)o)
+    return json_err(c, off, "%lld bytes at offset %lld lie beyond the end of weights file '%s' (%zu bytes)",
+                    (long long)nb, (long long)o, c->wpath, c->wlen),
            NULL;
   const unsigned char *p = c->wdata + o;
   t->data = (o % 16) ? arena_memdup(c->a, p, nbytes ? nbytes : 1) : (void *)p;
-  return t;
+  return json_bool_data_ok(c, off, t) ? t : NULL;
 }
 
 static bool json_attr(JsonCtx *c, Node *n, const cJSON *a) {
@@ -748,9 +758,11 @@ static bool json_block(JsonCtx *c, Block *b, const cJSON *obj) {
 /* A tensor constant's output type takes the tensor's dtype and shape. */
 static bool json_constant_type(JsonCtx *c, const cJSON *it, Node *n, Type **ty) {
   const Attr *a = ir_node_attr(n, "value");
+  Type *old = *ty;
+  if (a && a->kind != ATTR_TENSOR && a->kind != ATTR_NONE && old->kind == TY_TENSOR)
+    return json_err(c, it, "constant of type %s holds a non-tensor value", ir_type_str(c->a, old));
   if (!a || a->kind != ATTR_TENSOR) return true;
   const IrTensor *t = a->t;
-  Type *old = *ty;
   if (old->kind != TY_TENSOR)
     return json_err(c, it, "constant of type %s holds a tensor", ir_type_str(c->a, old));
   bool shape_ok = old->ndim < 0 || old->ndim == t->ndim;
@@ -1014,6 +1026,31 @@ static void json_unregister(Diag *d, const SrcFile *f) {
   }
 }
 
+/* Offset of the first NUL byte or byte that is not well-formed UTF-8, or len. */
+static size_t json_bad_byte(const char *text, size_t len) {
+  const unsigned char *s = (const unsigned char *)text;
+  for (size_t i = 0; i < len;) {
+    unsigned char b = s[i];
+    if (b == 0) return i;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    size_t n = b >= 0xC2 && b <= 0xDF ? 1 : b >= 0xE0 && b <= 0xEF ? 2 : b >= 0xF0 && b <= 0xF4 ? 3 : 0;
+    if (!n || i + n >= len) return i;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (b == 0xE0) lo = 0xA0;
+    else if (b == 0xED) hi = 0x9F;
+    else if (b == 0xF0) lo = 0x90;
+    else if (b == 0xF4) hi = 0x8F;
+    if (s[i + 1] < lo || s[i + 1] > hi) return i;
+    for (size_t k = 2; k <= n; k++)
+      if (s[i + k] < 0x80 || s[i + k] > 0xBF) return i;
+    i += n + 1;
+  }
+  return len;
+}
+
 static Graph *json_parse_owned(Graph *g, const char *text, size_t len, Diag *d,
                                const char ***deps_out, int *ndeps_out) {
   JsonCtx c = {.d = d, .g = g, .a = g->arena, .path = g->path, .text = text, .len = len};
@@ -1024,8 +1061,14 @@ static Graph *json_parse_owned(Graph *g, const char *text, size_t len, Diag *d,
   size_t start = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
   const char *end = NULL;
   /* The length includes the terminating NUL: cJSON then requires it right after the value. */
-  cJSON *root = cJSON_ParseWithLengthOpts(text + start, len - start + 1, &end, 1);
-  if (!root) {
+  /* cJSON takes a NUL inside a string for its end and accepts any bytes in strings: JSON text
+   * is UTF-8 without NUL bytes, so check that first. */
+  size_t bad = json_bad_byte(text, len);
+  cJSON *root = bad < len ? NULL : cJSON_ParseWithLengthOpts(text + start, len - start + 1, &end, 1);
+  if (bad < len) {
+    diag_error(d, json_offset_loc(&c, bad), text[bad] ? "invalid JSON: invalid UTF-8 byte 0x%02x" : "invalid JSON: NUL byte",
+               (unsigned char)text[bad]);
+  } else if (!root) {
     size_t off = end && end >= text ? (size_t)(end - text) : len;
     if (off > len) off = len;
     SrcLoc loc = json_offset_loc(&c, off);

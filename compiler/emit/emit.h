@@ -1,5 +1,5 @@
 /* emit.h — source emitters: turn a planned graph into model.c + model.h.
- * Prefixes: emit_c_ (emit_c.c), plan_ (plan.c). */
+ * Prefixes: emit_c_ (emit_c.c), cu_ / emit_cuda (emit_cuda.c), plan_ (plan.c). */
 #ifndef MC_EMIT_H
 #define MC_EMIT_H
 
@@ -22,6 +22,10 @@ typedef struct EmitOptions {
 
 /* Writes the C source to `c` and the header to `h`. Returns the number of errors reported. */
 int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d);
+
+/* The CUDA target (emit_cuda.c): a .cu file for nvcc that links with libmcrt_cuda.a (docs/cuda.md).
+ * Same contract as emit_c; an op without a CUDA implementation is an error at its node. */
+int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d);
 
 /* ---- plan.c: storage of every tensor value ---- */
 typedef enum StorageKind { ST_NONE, ST_INPUT, ST_CONST, ST_ARENA, ST_VIEW } StorageKind;

@@ -3,6 +3,7 @@
  * driver can choose the exit status; never exits. */
 #include "ir.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void diag_init(Diag *d) {
@@ -53,12 +54,24 @@ static void print_source_line(Diag *d, SrcLoc loc) {
   fputs("^\n", d->out);
 }
 
+/* The message, at most 1000 bytes (a 1 MB name from the input is cut, "..." marks it) and on
+ * one line (control characters from the input print as '?'). */
+static void print_msg(FILE *o, const char *fmt, va_list ap) {
+  char buf[1004];
+  int n = vsnprintf(buf, 1001, fmt, ap);
+  if (n < 0) n = 0;
+  if (n > 1000) memcpy(buf + 1000, "...", 4);
+  for (char *p = buf; *p; p++)
+    if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
+  fputs(buf, o);
+}
+
 void diag_verror(Diag *d, SrcLoc loc, const char *fmt, va_list ap) {
   d->nerrors++;
   if (d->nerrors > d->max_errors) return;
   print_loc(d->out, loc);
   fputs("error: ", d->out);
-  vfprintf(d->out, fmt, ap);
+  print_msg(d->out, fmt, ap);
   fputc('\n', d->out);
   print_source_line(d, loc);
   if (d->nerrors == d->max_errors) fputs("mc: too many errors; stopping\n", d->out);
@@ -77,7 +90,7 @@ void diag_warning(Diag *d, SrcLoc loc, const char *fmt, ...) {
   fputs("warning: ", d->out);
   va_list ap;
   va_start(ap, fmt);
-  vfprintf(d->out, fmt, ap);
+  print_msg(d->out, fmt, ap);
   va_end(ap);
   fputc('\n', d->out);
   print_source_line(d, loc);
@@ -89,7 +102,7 @@ void diag_note(Diag *d, SrcLoc loc, const char *fmt, ...) {
   fputs("note: ", d->out);
   va_list ap;
   va_start(ap, fmt);
-  vfprintf(d->out, fmt, ap);
+  print_msg(d->out, fmt, ap);
   va_end(ap);
   fputc('\n', d->out);
 }

@@ -58,7 +58,7 @@ void ir_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides) {
   int64_t s = 1;
   for (int i = ndim - 1; i >= 0; i--) {
     strides[i] = s;
-    s *= shape[i] > 0 ? shape[i] : 1;
+    if (__builtin_mul_overflow(s, shape[i] > 0 ? shape[i] : 1, &s)) s = INT64_MAX; /* numel overflows too */
   }
 }
 

@@ -138,14 +138,42 @@ static inline void kconv_store(mck_tensor *o, const double *v, int64_t n) {
 
 static inline int kconv_is_floatish(int dt) { return mck_is_float(dt); }
 
-/* ---- SGEMM: C[M x N] += A[M x K] * B[K x N] -------------------------------------------- */
+/* ---- SGEMM: C[M x N] = alpha * A[M x K] * B[K x N] (+ C) ------------------------------------ */
 /* A, B and C are accessed through (row, column) strides, so transposed operands cost nothing
  * extra (a conv with few output positions computes C^T = B^T A^T to fill the register tile):
  * they are packed into MR-row / NR-column panels (zero-padded at the edges) and a register
  * tile of MR x NR accumulators runs over each pair of panels. Loop order and block sizes follow
- * BLIS: an NR-wide B micro-panel stays in L1, an MC x KC block of A in L2. */
-#define KCONV_MR 6 /* kconv_micro is written for six rows */
-#ifndef KCONV_NR
+ * BLIS: an NR-wide B micro-panel stays in L1, an MC x KC block of A in L2, a KC x NC panel of B
+ * in L2/L3. The tile is written with GCC/clang vector extensions when the target has AVX-512
+ * (12 x 32: 24 zmm accumulators) or AVX2 (6 x 16: 12 ymm accumulators), chosen at compile time
+ * from the -m flags (-march=native); elsewhere (and under tcc) it is portable scalar C that
+ * compilers still vectorise. The linalg family's kl_sgemm runs on this same core (k_linalg.h
+ * includes this header; the paste order of generated C puts k_conv.h first). */
+#if defined(__GNUC__) && !defined(__TINYC__) && defined(__AVX512F__)
+#define KCONV_VW 16
+#define KCONV_MR 12
+#define KCONV_NV 2
+#elif defined(__GNUC__) && !defined(__TINYC__) && defined(__AVX2__) && defined(__FMA__)
+#define KCONV_VW 8
+#define KCONV_MR 6
+#define KCONV_NV 2
+#else
+#define KCONV_MR 6
+#endif
+#ifdef KCONV_VW
+#include <immintrin.h>
+#define KCONV_NR (KCONV_VW * KCONV_NV)
+typedef float kconv_vf __attribute__((vector_size(KCONV_VW * 4)));
+typedef float kconv_vfu __attribute__((vector_size(KCONV_VW * 4), aligned(4)));
+/* acc + x * y in one rounding: -std=c11 turns GCC's FMA contraction off, so it is explicit */
+#if KCONV_VW == 16
+#define KCONV_FMA(x, y, acc) ((kconv_vf)_mm512_fmadd_ps((__m512)(x), (__m512)(y), (__m512)(acc)))
+#define KCONV_SET1(f) ((kconv_vf)_mm512_set1_ps(f))
+#else
+#define KCONV_FMA(x, y, acc) ((kconv_vf)_mm256_fmadd_ps((__m256)(x), (__m256)(y), (__m256)(acc)))
+#define KCONV_SET1(f) ((kconv_vf)_mm256_set1_ps(f))
+#endif
+#else
 #define KCONV_NR 16
 #endif
 #define KCONV_KC 256
@@ -157,20 +185,61 @@ typedef struct kconv_gemm_ws {
   float *bp; /* KCONV_KC * KCONV_NC */
 } kconv_gemm_ws;
 
-static inline int kconv_gemm_ws_init(kconv_gemm_ws *w) {
-  w->ap = (float *)malloc(sizeof(float) * KCONV_MC * KCONV_KC);
-  w->bp = (float *)malloc(sizeof(float) * KCONV_KC * KCONV_NC);
+static inline void *kconv_aligned(size_t bytes) {
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__TINYC__)
+  return aligned_alloc(64, (bytes + 63) / 64 * 64);
+#else
+  return malloc(bytes);
+#endif
+}
+
+/* Per-thread scratch kept between calls (slot 0: packed A, 1: packed B, 2: im2col columns),
+ * grown on demand and never shrunk, so a model's products stop paying malloc and fresh-page
+ * faults after its first run; the largest request of each slot stays allocated for the
+ * thread's life. tcc (mc run's JIT, one thread) has no _Thread_local: a plain static there. */
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__TINYC__)
+#define KCONV_TLS _Thread_local
+#else
+#define KCONV_TLS
+#endif
+static inline float *kconv_scratch(int slot, int64_t n) {
+  static KCONV_TLS float *buf[3];
+  static KCONV_TLS int64_t cap[3];
+  if (n > cap[slot]) {
+    free(buf[slot]);
+    buf[slot] = (float *)kconv_aligned(sizeof(float) * (size_t)n);
+    cap[slot] = buf[slot] ? n : 0;
+  }
+  return buf[slot];
+}
+
+/* Workspace for products of at most M x N x K (packed panels, 64-byte aligned, from the
+ * per-thread scratch: nothing to free). -1 when out of memory. */
+static inline int kconv_gemm_ws_init_for(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K) {
+  int64_t mc = kconv_min(KCONV_MC, (M + KCONV_MR - 1) / KCONV_MR * KCONV_MR);
+  int64_t nc = kconv_min(KCONV_NC, (N + KCONV_NR - 1) / KCONV_NR * KCONV_NR);
+  int64_t kc = kconv_max(1, kconv_min(KCONV_KC, K));
+  w->ap = kconv_scratch(0, kconv_max(mc, KCONV_MR) * kc);
+  w->bp = kconv_scratch(1, kconv_max(nc, KCONV_NR) * kc);
   return w->ap && w->bp ? 0 : -1;
 }
-static inline void kconv_gemm_ws_free(kconv_gemm_ws *w) {
-  free(w->ap);
-  free(w->bp);
+static inline int kconv_gemm_ws_init(kconv_gemm_ws *w) {
+  return kconv_gemm_ws_init_for(w, KCONV_MC, KCONV_NC, KCONV_KC);
 }
+static inline void kconv_gemm_ws_free(kconv_gemm_ws *w) { w->ap = w->bp = NULL; }
 
 static inline void kconv_pack_a(int64_t mc, int64_t kc, const float *a, int64_t rsa, int64_t csa,
                                 float *ap) {
   for (int64_t i0 = 0; i0 < mc; i0 += KCONV_MR) {
     int64_t mr = kconv_min(KCONV_MR, mc - i0);
+    if (mr == KCONV_MR && csa == 1) {
+      for (int64_t i = 0; i < KCONV_MR; i++) {
+        const float *src = a + (i0 + i) * rsa;
+        for (int64_t p = 0; p < kc; p++) ap[p * KCONV_MR + i] = src[p];
+      }
+      ap += kc * KCONV_MR;
+      continue;
+    }
     for (int64_t p = 0; p < kc; p++) {
       const float *src = a + i0 * rsa + p * csa;
       for (int64_t i = 0; i < KCONV_MR; i++) *ap++ = i < mr ? src[i * rsa] : 0.0f;
@@ -182,26 +251,86 @@ static inline void kconv_pack_b(int64_t kc, int64_t nc, const float *b, int64_t 
                                 float *bp) {
   for (int64_t j0 = 0; j0 < nc; j0 += KCONV_NR) {
     int64_t nr = kconv_min(KCONV_NR, nc - j0);
-    for (int64_t p = 0; p < kc; p++) {
-      const float *src = b + p * rsb + j0 * csb;
-      if (nr == KCONV_NR && csb == 1) {
+    if (nr == KCONV_NR && csb == 1) {
+      for (int64_t p = 0; p < kc; p++, bp += KCONV_NR) {
+        const float *src = b + p * rsb + j0;
         for (int64_t j = 0; j < KCONV_NR; j++) bp[j] = src[j];
-      } else {
+      }
+    } else if (rsb == 1) {
+      for (int64_t j = 0; j < KCONV_NR; j++) {
+        const float *src = b + (j0 + j) * csb;
+        if (j < nr)
+          for (int64_t p = 0; p < kc; p++) bp[p * KCONV_NR + j] = src[p];
+        else
+          for (int64_t p = 0; p < kc; p++) bp[p * KCONV_NR + j] = 0.0f;
+      }
+      bp += kc * KCONV_NR;
+    } else {
+      for (int64_t p = 0; p < kc; p++, bp += KCONV_NR) {
+        const float *src = b + p * rsb + j0 * csb;
         for (int64_t j = 0; j < KCONV_NR; j++) bp[j] = j < nr ? src[j * csb] : 0.0f;
       }
-      bp += KCONV_NR;
     }
   }
 }
 
-/* The register tile: six accumulator rows of NR floats, each updated with one broadcast of A
- * and the same NR-wide row of B. Written as one j-loop over six named rows (not a 2-D array)
- * because that is the form GCC and clang both keep in vector registers at -O2. */
+/* Writes the finished tile t (MR x NR, row-major) into C: C = alpha * t (over) or
+ * C += alpha * t, for the mr x nr corner that exists. */
+static inline void kconv_tile_store(const float *t, float *cp, int64_t rsc, int64_t csc,
+                                    int64_t mr, int64_t nr, float alpha, int over) {
+  for (int64_t i = 0; i < mr; i++) {
+    float *row = cp + i * rsc;
+    const float *ti = t + i * KCONV_NR;
+    if (over)
+      for (int64_t j = 0; j < nr; j++) row[j * csc] = alpha * ti[j];
+    else
+      for (int64_t j = 0; j < nr; j++) row[j * csc] += alpha * ti[j];
+  }
+}
+
+#ifdef KCONV_VW
+/* The register tile: MR rows of NV vectors, each row updated with one broadcast of A (which
+ * the compiler folds into the FMA's memory operand) against the NV vectors of one B row. */
 static inline void kconv_micro(int64_t kc, const float *restrict ap, const float *restrict bp,
                                float *restrict cp, int64_t rsc, int64_t csc, int64_t mr,
-                               int64_t nr) {
-  float c0[KCONV_NR], c1[KCONV_NR], c2[KCONV_NR], c3[KCONV_NR], c4[KCONV_NR], c5[KCONV_NR];
-  for (int j = 0; j < KCONV_NR; j++) c0[j] = c1[j] = c2[j] = c3[j] = c4[j] = c5[j] = 0.0f;
+                               int64_t nr, float alpha, int over) {
+  kconv_vf c[KCONV_MR][KCONV_NV];
+  for (int i = 0; i < KCONV_MR; i++)
+    for (int v = 0; v < KCONV_NV; v++) c[i][v] = (kconv_vf){0};
+  for (int64_t p = 0; p < kc; p++) {
+    const float *a = ap + p * KCONV_MR;
+    kconv_vf b[KCONV_NV];
+    for (int v = 0; v < KCONV_NV; v++) b[v] = *(const kconv_vfu *)(bp + p * KCONV_NR + v * KCONV_VW);
+    for (int i = 0; i < KCONV_MR; i++) {
+      kconv_vf ai = KCONV_SET1(a[i]);
+      for (int v = 0; v < KCONV_NV; v++) c[i][v] = KCONV_FMA(ai, b[v], c[i][v]);
+    }
+  }
+  if (mr == KCONV_MR && nr == KCONV_NR && csc == 1) {
+    for (int i = 0; i < KCONV_MR; i++)
+      for (int v = 0; v < KCONV_NV; v++) {
+        kconv_vfu *o = (kconv_vfu *)(cp + i * rsc + v * KCONV_VW);
+        if (over) *o = alpha * c[i][v];
+        else *o += alpha * c[i][v];
+      }
+    return;
+  }
+  float t[KCONV_MR * KCONV_NR];
+  for (int i = 0; i < KCONV_MR; i++)
+    for (int v = 0; v < KCONV_NV; v++) *(kconv_vfu *)(t + i * KCONV_NR + v * KCONV_VW) = c[i][v];
+  kconv_tile_store(t, cp, rsc, csc, mr, nr, alpha, over);
+}
+#else
+/* Portable tile: six accumulator rows of NR floats, each updated with one broadcast of A and
+ * the same NR-wide row of B, written as one j-loop over six named rows (not a 2-D array)
+ * because that is the form GCC and clang both keep in vector registers. */
+static inline void kconv_micro(int64_t kc, const float *restrict ap, const float *restrict bp,
+                               float *restrict cp, int64_t rsc, int64_t csc, int64_t mr,
+                               int64_t nr, float alpha, int over) {
+  float t[KCONV_MR * KCONV_NR];
+  float *c0 = t, *c1 = t + KCONV_NR, *c2 = t + 2 * KCONV_NR, *c3 = t + 3 * KCONV_NR,
+        *c4 = t + 4 * KCONV_NR, *c5 = t + 5 * KCONV_NR;
+  for (int j = 0; j < KCONV_MR * KCONV_NR; j++) t[j] = 0.0f;
   for (int64_t p = 0; p < kc; p++) {
     const float *a = ap + p * KCONV_MR, *b = bp + p * KCONV_NR;
     float a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5];
@@ -215,18 +344,21 @@ static inline void kconv_micro(int64_t kc, const float *restrict ap, const float
       c5[j] += a5 * bj;
     }
   }
-  const float *rows[KCONV_MR] = {c0, c1, c2, c3, c4, c5};
-  for (int64_t i = 0; i < mr; i++)
-    for (int64_t j = 0; j < nr; j++) cp[i * rsc + j * csc] += rows[i][j];
+  kconv_tile_store(t, cp, rsc, csc, mr, nr, alpha, over);
 }
+#endif
 
-static inline void kconv_sgemm(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K, const float *A,
-                               int64_t rsa, int64_t csa, const float *B, int64_t rsb, int64_t csb,
-                               float *C, int64_t rsc, int64_t csc) {
+/* C = alpha * A B + (over ? 0 : C): `over` (overwrite) makes the first K block store instead of
+ * accumulate, so C is never read (BLAS's beta == 0: a NaN in C does not propagate). */
+static inline void kconv_sgemm_ex(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K,
+                                  const float *A, int64_t rsa, int64_t csa, const float *B,
+                                  int64_t rsb, int64_t csb, float *C, int64_t rsc, int64_t csc,
+                                  float alpha, int over) {
   for (int64_t jc = 0; jc < N; jc += KCONV_NC) {
     int64_t nc = kconv_min(KCONV_NC, N - jc);
     for (int64_t pc = 0; pc < K; pc += KCONV_KC) {
       int64_t kc = kconv_min(KCONV_KC, K - pc);
+      int ov = over && pc == 0;
       kconv_pack_b(kc, nc, B + pc * rsb + jc * csb, rsb, csb, w->bp);
       for (int64_t ic = 0; ic < M; ic += KCONV_MC) {
         int64_t mc = kconv_min(KCONV_MC, M - ic);
@@ -235,12 +367,19 @@ static inline void kconv_sgemm(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K
           for (int64_t ir = 0; ir < mc; ir += KCONV_MR) {
             kconv_micro(kc, w->ap + ir * kc, w->bp + jr * kc,
                         C + (ic + ir) * rsc + (jc + jr) * csc, rsc, csc,
-                        kconv_min(KCONV_MR, mc - ir), kconv_min(KCONV_NR, nc - jr));
+                        kconv_min(KCONV_MR, mc - ir), kconv_min(KCONV_NR, nc - jr), alpha, ov);
           }
         }
       }
     }
   }
+}
+
+/* C += A B */
+static inline void kconv_sgemm(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K, const float *A,
+                               int64_t rsa, int64_t csa, const float *B, int64_t rsb, int64_t csb,
+                               float *C, int64_t rsc, int64_t csc) {
+  kconv_sgemm_ex(w, M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, 1.0f, 0);
 }
 
 /* ---- convolution -------------------------------------------------------------------------- */
@@ -403,38 +542,50 @@ static inline void kconv_col2im(const kconv_geom *g, int64_t mg, const float *co
   }
 }
 
-/* Depthwise-style direct convolution: one input channel per group (mg output channels each). */
+/* Depthwise-style direct convolution: one input channel per group (mg output channels each).
+ * Output-row-major: each output row takes every kernel tap while it sits in L1 (a tap-major
+ * order streams the whole plane through the cache once per tap). */
 static inline void kconv_direct_f32(const kconv_geom *g, const float *x, const float *w,
                                     float *y) {
   int64_t P = kconv_prod3(g->out), IP = kconv_prod3(g->in), K = kconv_prod3(g->k);
-  int64_t mg = g->Cout / g->G;
+  int64_t mg = g->Cout / g->G, OW = g->out[2], s2 = g->s[2];
+  int64_t wlo[64], whi[64];
+  int64_t nkw = g->k[2] < 64 ? g->k[2] : 64;
+  for (int64_t kw = 0; kw < nkw; kw++)
+    kconv_range(g->in[2], OW, s2, g->plo[2], kw * g->d[2], &wlo[kw], &whi[kw]);
   for (int64_t oc = 0; oc < g->Cout; oc++) {
     const float *xc = x + (oc / mg) * IP;
-    float *yc = y + oc * P;
     const float *wc = w + oc * K;
-    for (int64_t kd = 0; kd < g->k[0]; kd++)
-      for (int64_t kh = 0; kh < g->k[1]; kh++)
-        for (int64_t kw = 0; kw < g->k[2]; kw++) {
-          float wv = wc[(kd * g->k[1] + kh) * g->k[2] + kw];
-          int64_t wlo, whi;
-          kconv_range(g->in[2], g->out[2], g->s[2], g->plo[2], kw * g->d[2], &wlo, &whi);
-          for (int64_t od = 0; od < g->out[0]; od++) {
-            int64_t id = od * g->s[0] - g->plo[0] + kd * g->d[0];
-            if (id < 0 || id >= g->in[0]) continue;
-            for (int64_t oh = 0; oh < g->out[1]; oh++) {
-              int64_t ih = oh * g->s[1] - g->plo[1] + kh * g->d[1];
-              if (ih < 0 || ih >= g->in[1]) continue;
-              const float *src = xc + (id * g->in[1] + ih) * g->in[2] - g->plo[2] + kw * g->d[2];
-              float *dst = yc + (od * g->out[1] + oh) * g->out[2];
-              if (g->s[2] == 1) {
-                for (int64_t ow = wlo; ow < whi; ow++) dst[ow] += wv * src[ow];
+    for (int64_t od = 0; od < g->out[0]; od++)
+      for (int64_t oh = 0; oh < g->out[1]; oh++) {
+        float *dst = y + oc * P + (od * g->out[1] + oh) * OW;
+        for (int64_t kd = 0; kd < g->k[0]; kd++) {
+          int64_t id = od * g->s[0] - g->plo[0] + kd * g->d[0];
+          if (id < 0 || id >= g->in[0]) continue;
+          for (int64_t kh = 0; kh < g->k[1]; kh++) {
+            int64_t ih = oh * g->s[1] - g->plo[1] + kh * g->d[1];
+            if (ih < 0 || ih >= g->in[1]) continue;
+            for (int64_t kw = 0; kw < g->k[2]; kw++) {
+              float wv = wc[(kd * g->k[1] + kh) * g->k[2] + kw];
+              int64_t lo, hi;
+              if (kw < nkw) {
+                lo = wlo[kw];
+                hi = whi[kw];
               } else {
-                int64_t s = g->s[2];
-                for (int64_t ow = wlo; ow < whi; ow++) dst[ow] += wv * src[ow * s];
+                kconv_range(g->in[2], OW, s2, g->plo[2], kw * g->d[2], &lo, &hi);
+              }
+              const float *src = xc + (id * g->in[1] + ih) * g->in[2] - g->plo[2] + kw * g->d[2];
+              if (s2 == 1) {
+                for (int64_t ow = lo; ow < hi; ow++) dst[ow] += wv * src[ow];
+              } else if (s2 == 2) {
+                for (int64_t ow = lo; ow < hi; ow++) dst[ow] += wv * src[2 * ow];
+              } else {
+                for (int64_t ow = lo; ow < hi; ow++) dst[ow] += wv * src[ow * s2];
               }
             }
           }
         }
+      }
   }
 }
 
@@ -454,9 +605,12 @@ static inline int kconv_conv_f32(mck_ctx *c, const char *op, const kconv_geom *g
             g->plo[0] + g->plo[1] + g->plo[2] + g->phi[0] + g->phi[1] + g->phi[2] == 0;
   if (!x || !w || (bt && !b)) goto oom;
   if (!direct) {
-    if (kconv_gemm_ws_init(&ws)) goto oom;
+    int64_t mn = kconv_max(mg, P);
+    if (g->transposed ? kconv_gemm_ws_init_for(&ws, mg * K, IP, cg)
+                      : kconv_gemm_ws_init_for(&ws, mn, mn, cg * K))
+      goto oom;
     if (!one) {
-      col = (float *)kconv_alloc(g->transposed ? mg * K * IP : cg * K * P, sizeof(float));
+      col = kconv_scratch(2, g->transposed ? mg * K * IP : cg * K * P);
       if (!col) goto oom;
     }
   }
@@ -500,7 +654,6 @@ oom:
   rc = mck_fail(c, "%s: out of memory", op);
 done:
   kconv_gemm_ws_free(&ws);
-  free(col);
   free(xo);
   free(wo);
   free(bo);
@@ -988,7 +1141,7 @@ static inline int kconv_win_init(mck_ctx *c, const char *op, int nsp, const mck_
                                  const mck_arg *sa, const mck_arg *pa, const mck_arg *da,
                                  const mck_arg *ca, kconv_planes *p, kconv_win *w) {
   static const int64_t zeros[2] = {0, 0}, ones[2] = {1, 1};
-  int64_t k[2], s[2], pd[2], d[2];
+  int64_t k[2] = {0, 0}, s[2] = {0, 0}, pd[2] = {0, 0}, d[2] = {1, 1}; /* gcc -O2 cannot see kconv_ints fill them */
   if (kconv_ints(c, ka, nsp, NULL, k, op, "kernel_size")) return -1;
   if (kconv_ints(c, sa, nsp, k, s, op, "stride")) return -1;
   if (kconv_ints(c, pa, nsp, zeros, pd, op, "padding")) return -1;

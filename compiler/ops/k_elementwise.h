@@ -626,8 +626,12 @@ static inline int mck_ew_unary_scalar(mck_ctx *c, mck_arg *out, int nout, const 
   }
   mck_ew_par p = {0, 0, 0};
   if (kind == MCK_INT && k != MCK_FLOAT) out[0].u.i = mck_ew_un_i(op, in[0].u.i, MCK_I64, &p);
-  else if (kind == MCK_INT) out[0].u.i = mck_f2i_sat(mck_ew_un_f(op, in[0].u.f, &p), INT64_MIN, INT64_MAX);
-  else out[0].u.f = mck_ew_un_f(op, mck_arg_f(&in[0]), &p);
+  else if (kind == MCK_INT) {
+    double r = mck_ew_un_f(op, in[0].u.f, &p);
+    if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0))
+      return mck_fail(c, "aten::%s: cannot convert float %g to an integer", name, r);
+    out[0].u.i = (int64_t)r;
+  } else out[0].u.f = mck_ew_un_f(op, mck_arg_f(&in[0]), &p);
   return 0;
 }
 

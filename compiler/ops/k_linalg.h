@@ -1,13 +1,14 @@
 /* k_linalg.h — kernels of the linalg family: mm, bmm, matmul (every rank case of torch.matmul,
- * batch dims broadcast), mv, dot, addmm, baddbmm, linear. Prefix: kl_.
+ * batch dims broadcast), mv, dot, addmm, baddbmm, linear; einsum (a plain loop nest, at the
+ * end). Prefix: kl_.
  *
  * Everything funnels into kl_matmul_batched: C[b] = alpha * A[b] @ B[b] + beta * C[b] over a
  * broadcast batch, with every operand addressed through (row, column, batch) strides, so
  * transposed or sliced operands are never copied up front. When beta == 0, C is not read (a NaN
- * in it does not propagate, as in BLAS). float32 goes to kl_sgemm: a BLIS-style blocked GEMM that
- * packs KC x NC panels of B and MC x KC panels of A into contiguous strips (from any strides) and
- * runs a fixed-size KL_MR x KL_NR register-tile micro-kernel that gcc/clang vectorise at -O2/-O3;
- * one-row (or one-column) products take a dot/axpy path instead. float32 accumulates in float as
+ * in it does not propagate, as in BLAS). float32 goes to kl_sgemm, which runs the convolution
+ * family's BLIS-style core (k_conv.h: packed panels from any strides, a register-tile micro-kernel
+ * in AVX-512 / AVX2 vector extensions chosen at compile time, portable C otherwise); one-row (or
+ * one-column) products take a vectorised dot/axpy path instead. float32 accumulates in float as
  * PyTorch's BLAS does. Other dtypes take a generic strided loop (double accumulator for floats,
  * wrapping int64 for integers). When B is shared across the batch and the batch dims of A and C
  * collapse into their row dim, the batch folds into one large GEMM (linear on [B, T, K] inputs).
@@ -16,85 +17,50 @@
 #define K_LINALG_H
 
 #include "mck.h"
+#include "k_conv.h" /* the float32 GEMM core (kconv_sgemm_ex) and its vector types */
 
-#define KL_MR 4
-#define KL_NR 8
-#define KL_MC 64
-#define KL_KC 256
-#define KL_NC 512
-
-static inline void kl_micro(int64_t kc, const float *ap, const float *bp, float *out) {
-  float acc[KL_MR * KL_NR];
-  for (int i = 0; i < KL_MR * KL_NR; i++) acc[i] = 0.0f;
-  for (int64_t k = 0; k < kc; k++) {
-    const float *a = ap + k * KL_MR, *b = bp + k * KL_NR;
-    for (int i = 0; i < KL_MR; i++) {
-      float x = a[i];
-      for (int j = 0; j < KL_NR; j++) acc[i * KL_NR + j] += x * b[j];
-    }
-  }
-  for (int i = 0; i < KL_MR * KL_NR; i++) out[i] = acc[i];
-}
-
-/* Packs rows [0, m) x cols [0, kc) of A into strips of KL_MR rows: ap[s][k][r]. */
-static inline void kl_pack_a(int64_t m, int64_t kc, const float *a, int64_t sam, int64_t sak,
-                             float *ap) {
-  for (int64_t s = 0; s < m; s += KL_MR) {
-    int64_t mr = m - s < KL_MR ? m - s : KL_MR;
-    float *dst = ap + s * kc;
-    if (sak == 1) {
-      for (int64_t r = 0; r < KL_MR; r++) {
-        const float *src = a + (s + r) * sam;
-        if (r < mr)
-          for (int64_t k = 0; k < kc; k++) dst[k * KL_MR + r] = src[k];
-        else
-          for (int64_t k = 0; k < kc; k++) dst[k * KL_MR + r] = 0.0f;
-      }
-    } else {
-      for (int64_t k = 0; k < kc; k++)
-        for (int64_t r = 0; r < KL_MR; r++)
-          dst[k * KL_MR + r] = r < mr ? a[(s + r) * sam + k * sak] : 0.0f;
-    }
-  }
-}
-
-/* Packs rows [0, kc) x cols [0, n) of B into strips of KL_NR columns: bp[s][k][j]. */
-static inline void kl_pack_b(int64_t kc, int64_t n, const float *b, int64_t sbk, int64_t sbn,
-                             float *bp) {
-  for (int64_t s = 0; s < n; s += KL_NR) {
-    int64_t nr = n - s < KL_NR ? n - s : KL_NR;
-    float *dst = bp + s * kc;
-    if (sbn == 1 && nr == KL_NR) {
-      for (int64_t k = 0; k < kc; k++) {
-        const float *src = b + k * sbk + s;
-        for (int j = 0; j < KL_NR; j++) dst[k * KL_NR + j] = src[j];
-      }
-    } else if (sbk == 1) {
-      for (int64_t j = 0; j < KL_NR; j++) {
-        const float *src = b + (s + j) * sbn;
-        if (j < nr)
-          for (int64_t k = 0; k < kc; k++) dst[k * KL_NR + j] = src[k];
-        else
-          for (int64_t k = 0; k < kc; k++) dst[k * KL_NR + j] = 0.0f;
-      }
-    } else {
-      for (int64_t k = 0; k < kc; k++)
-        for (int64_t j = 0; j < KL_NR; j++)
-          dst[k * KL_NR + j] = j < nr ? b[k * sbk + (s + j) * sbn] : 0.0f;
-    }
-  }
-}
-
-/* c[j] = alpha * sum_k a[k] * B[k, j] + beta * c[j] for one row a (M == 1). */
+/* c[j] = alpha * sum_k a[k] * B[k, j] (+ beta * c[j]) for one row a (M == 1). */
 static inline int kl_sgemv(int64_t n, int64_t kdim, float alpha, const float *a, int64_t sak,
                            const float *b, int64_t sbk, int64_t sbn, float beta, float *cp,
                            int64_t scn) {
-  float *buf = (float *)malloc(sizeof(float) * (size_t)(kdim + n + 1));
-  if (!buf) return -1;
-  float *av = buf, *acc = buf + kdim;
-  for (int64_t k = 0; k < kdim; k++) av[k] = a[k * sak];
+  float *own = NULL;
+  const float *av = a;
+  if (sak != 1) {
+    own = (float *)malloc(sizeof(float) * (size_t)kdim);
+    if (!own) return -1;
+    for (int64_t k = 0; k < kdim; k++) own[k] = a[k * sak];
+    av = own;
+  }
   if (sbk == 1) {
-    for (int64_t j = 0; j < n; j++) {
+    int64_t j = 0;
+#ifdef KCONV_VW
+    /* four dot products at once, KCONV_VW lanes each, then one horizontal sum per column */
+    for (; j + 4 <= n; j += 4) {
+      const float *b0 = b + j * sbn, *b1 = b0 + sbn, *b2 = b1 + sbn, *b3 = b2 + sbn;
+      kconv_vf s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
+      int64_t k = 0;
+      for (; k + KCONV_VW <= kdim; k += KCONV_VW) {
+        kconv_vf x = *(const kconv_vfu *)(av + k);
+        s0 = KCONV_FMA(x, *(const kconv_vfu *)(b0 + k), s0);
+        s1 = KCONV_FMA(x, *(const kconv_vfu *)(b1 + k), s1);
+        s2 = KCONV_FMA(x, *(const kconv_vfu *)(b2 + k), s2);
+        s3 = KCONV_FMA(x, *(const kconv_vfu *)(b3 + k), s3);
+      }
+      float r[4] = {0, 0, 0, 0};
+      for (int l = 0; l < KCONV_VW; l++) r[0] += s0[l], r[1] += s1[l], r[2] += s2[l], r[3] += s3[l];
+      for (; k < kdim; k++) {
+        r[0] += av[k] * b0[k];
+        r[1] += av[k] * b1[k];
+        r[2] += av[k] * b2[k];
+        r[3] += av[k] * b3[k];
+      }
+      for (int q = 0; q < 4; q++) {
+        float *o = cp + (j + q) * scn;
+        *o = beta == 0.0f ? alpha * r[q] : alpha * r[q] + beta * *o;
+      }
+    }
+#endif
+    for (; j < n; j++) {
       const float *bj = b + j * sbn;
       float part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
       int64_t k = 0;
@@ -102,9 +68,19 @@ static inline int kl_sgemv(int64_t n, int64_t kdim, float alpha, const float *a,
         for (int l = 0; l < 8; l++) part[l] += av[k + l] * bj[k + l];
       float s = 0.0f;
       for (int64_t q = 0; q < kdim - k; q++) s += av[k + q] * bj[k + q];
-      acc[j] = ((part[0] + part[4]) + (part[1] + part[5])) + ((part[2] + part[6]) + (part[3] + part[7])) + s;
+      s += ((part[0] + part[4]) + (part[1] + part[5])) + ((part[2] + part[6]) + (part[3] + part[7]));
+      float *o = cp + j * scn;
+      *o = beta == 0.0f ? alpha * s : alpha * s + beta * *o;
     }
   } else {
+    float *acc = cp;
+    if (scn != 1 || beta != 0.0f) {
+      acc = (float *)malloc(sizeof(float) * (size_t)n);
+      if (!acc) {
+        free(own);
+        return -1;
+      }
+    }
     for (int64_t j = 0; j < n; j++) acc[j] = 0.0f;
     for (int64_t k = 0; k < kdim; k++) {
       const float *bk = b + k * sbk;
@@ -114,14 +90,20 @@ static inline int kl_sgemv(int64_t n, int64_t kdim, float alpha, const float *a,
       else
         for (int64_t j = 0; j < n; j++) acc[j] += x * bk[j * sbn];
     }
+    if (acc == cp) {
+      for (int64_t j = 0; j < n; j++) cp[j] = alpha * acc[j];
+    } else {
+      for (int64_t j = 0; j < n; j++)
+        cp[j * scn] = beta == 0.0f ? alpha * acc[j] : alpha * acc[j] + beta * cp[j * scn];
+      free(acc);
+    }
   }
-  for (int64_t j = 0; j < n; j++)
-    cp[j * scn] = beta == 0.0f ? alpha * acc[j] : alpha * acc[j] + beta * cp[j * scn];
-  free(buf);
+  free(own);
   return 0;
 }
 
-/* C = alpha * A @ B + beta * C for float32 with arbitrary element strides. -1 on OOM. */
+/* C = alpha * A @ B + beta * C for float32 with arbitrary element strides, on the blocked,
+ * packed, register-tiled core of k_conv.h (kconv_sgemm_ex). -1 on OOM. */
 static inline int kl_sgemm(int64_t m, int64_t n, int64_t kdim, float alpha, const float *a,
                            int64_t sam, int64_t sak, const float *b, int64_t sbk, int64_t sbn,
                            float beta, float *cp, int64_t scm, int64_t scn) {
@@ -134,42 +116,16 @@ static inline int kl_sgemm(int64_t m, int64_t n, int64_t kdim, float alpha, cons
   }
   if (m == 1) return kl_sgemv(n, kdim, alpha, a, sak, b, sbk, sbn, beta, cp, scn);
   if (n == 1) return kl_sgemv(m, kdim, alpha, b, sbk, a, sak, sam, beta, cp, scm);
-  int64_t mcap = m < KL_MC ? (m + KL_MR - 1) / KL_MR * KL_MR : KL_MC;
-  int64_t ncap = n < KL_NC ? (n + KL_NR - 1) / KL_NR * KL_NR : KL_NC;
-  int64_t kcap = kdim < KL_KC ? kdim : KL_KC;
-  float *ap = (float *)malloc(sizeof(float) * (size_t)(mcap * kcap + ncap * kcap + KL_MR * KL_NR));
-  if (!ap) return -1;
-  float *bp = ap + mcap * kcap, *tile = bp + ncap * kcap;
-  for (int64_t jc = 0; jc < n; jc += KL_NC) {
-    int64_t nc = n - jc < KL_NC ? n - jc : KL_NC;
-    for (int64_t pc = 0; pc < kdim; pc += KL_KC) {
-      int64_t kc = kdim - pc < KL_KC ? kdim - pc : KL_KC;
-      kl_pack_b(kc, nc, b + pc * sbk + jc * sbn, sbk, sbn, bp);
-      for (int64_t ic = 0; ic < m; ic += KL_MC) {
-        int64_t mc = m - ic < KL_MC ? m - ic : KL_MC;
-        kl_pack_a(mc, kc, a + ic * sam + pc * sak, sam, sak, ap);
-        for (int64_t jr = 0; jr < nc; jr += KL_NR) {
-          int64_t nr = nc - jr < KL_NR ? nc - jr : KL_NR;
-          for (int64_t ir = 0; ir < mc; ir += KL_MR) {
-            int64_t mr = mc - ir < KL_MR ? mc - ir : KL_MR;
-            kl_micro(kc, ap + ir * kc, bp + jr * kc, tile);
-            float *cb = cp + (ic + ir) * scm + (jc + jr) * scn;
-            for (int64_t i = 0; i < mr; i++) {
-              float *row = cb + i * scm;
-              const float *t = tile + i * KL_NR;
-              if (pc > 0)
-                for (int64_t j = 0; j < nr; j++) row[j * scn] += alpha * t[j];
-              else if (beta == 0.0f)
-                for (int64_t j = 0; j < nr; j++) row[j * scn] = alpha * t[j];
-              else
-                for (int64_t j = 0; j < nr; j++) row[j * scn] = alpha * t[j] + beta * row[j * scn];
-            }
-          }
-        }
-      }
-    }
+  kconv_gemm_ws ws;
+  if (kconv_gemm_ws_init_for(&ws, m, n, kdim)) {
+    kconv_gemm_ws_free(&ws);
+    return -1;
   }
-  free(ap);
+  if (beta != 0.0f && beta != 1.0f)
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++) cp[i * scm + j * scn] *= beta;
+  kconv_sgemm_ex(&ws, m, n, kdim, a, sam, sak, b, sbk, sbn, cp, scm, scn, alpha, beta == 0.0f);
+  kconv_gemm_ws_free(&ws);
   return 0;
 }
 
@@ -452,6 +408,160 @@ static inline int kl_linear(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
     wt.stride[1] = w->stride[0];
   }
   return kl_product(c, "aten::linear", out, x, &wt, bias, 1, 1);
+}
+
+/* aten::einsum(equation, tensors, path=None): explicit ("ij,jk->ik") or implicit ("ij,jk",
+ * output = labels seen once, in ASCII order) subscripts of letters, spaces ignored; a label
+ * repeated in one operand takes its diagonal; a size-1 dim broadcasts against its label's size.
+ * No ellipsis. One loop nest over the output labels then the summed ones; float dtypes
+ * accumulate in double, integers in wrapping int64; operands must share a dtype. The
+ * contraction path is a hint and ignored. */
+#define KL_EIN_OPS 8
+#define KL_EIN_LABELS 52
+
+static inline int kl_ein_label(char ch) {
+  if (ch >= 'A' && ch <= 'Z') return ch - 'A';
+  if (ch >= 'a' && ch <= 'z') return 26 + ch - 'a';
+  return -1;
+}
+
+static inline int kl_einsum(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  if (in[0].kind != MCK_STR || in[1].kind != MCK_TENSORS)
+    return mck_fail(c, "aten::einsum: expected an equation and a list of tensors");
+  const char *eq = in[0].u.s;
+  int nops = in[1].n;
+  if (nops < 1 || nops > KL_EIN_OPS)
+    return mck_fail(c, "aten::einsum: %d operands (1 to %d supported)", nops, KL_EIN_OPS);
+  mck_tensor *const *ts = in[1].u.ts;
+  int lab[KL_EIN_OPS][MCK_MAX_DIMS], nl[KL_EIN_OPS] = {0}, count[KL_EIN_LABELS] = {0};
+  int olab[MCK_MAX_DIMS], no = 0, k = 0, explicit_out = 0;
+  int64_t size[KL_EIN_LABELS];
+  for (int l = 0; l < KL_EIN_LABELS; l++) size[l] = -1;
+  for (const char *p = eq; *p; p++) {
+    if (*p == ' ') continue;
+    if (*p == '.') return mck_fail(c, "aten::einsum: ellipsis ('...') is not supported");
+    if (*p == ',') {
+      if (explicit_out || ++k >= nops)
+        return mck_fail(c, "aten::einsum: more operands in the equation than the %d given", nops);
+      continue;
+    }
+    if (*p == '-' && p[1] == '>' && !explicit_out) {
+      explicit_out = 1;
+      p++;
+      continue;
+    }
+    int l = kl_ein_label(*p);
+    if (l < 0) return mck_fail(c, "aten::einsum: invalid subscript '%c' in \"%s\"", *p, eq);
+    if (explicit_out) {
+      if (no == MCK_MAX_DIMS) return mck_fail(c, "aten::einsum: output has too many dims");
+      for (int i = 0; i < no; i++)
+        if (olab[i] == l) return mck_fail(c, "aten::einsum: output subscript '%c' appears more than once", *p);
+      olab[no++] = l;
+      continue;
+    }
+    if (nl[k] == ts[k]->ndim)
+      return mck_fail(c, "aten::einsum: the equation has more subscripts than operand %d's %d dims", k, ts[k]->ndim);
+    int64_t s = ts[k]->shape[nl[k]];
+    if (size[l] < 0 || size[l] == 1) {
+      size[l] = s;
+    } else if (s != size[l] && s != 1) {
+      return mck_fail(c, "aten::einsum: subscript '%c' has size %lld for operand %d, which does not broadcast with %lld",
+                      *p, (long long)s, k, (long long)size[l]);
+    }
+    lab[k][nl[k]++] = l;
+    count[l]++;
+  }
+  if (k != nops - 1) return mck_fail(c, "aten::einsum: %d operands given, the equation names %d", nops, k + 1);
+  for (int i = 0; i < nops; i++) {
+    if (nl[i] != ts[i]->ndim)
+      return mck_fail(c, "aten::einsum: the equation has %d subscripts for operand %d, which has %d dims", nl[i], i, ts[i]->ndim);
+    if (ts[i]->dtype != ts[0]->dtype)
+      return mck_fail(c, "aten::einsum: operands of different dtypes (%s and %s)",
+                      mck_dtype_name(ts[0]->dtype), mck_dtype_name(ts[i]->dtype));
+  }
+  int dt = ts[0]->dtype;
+  if (dt == MCK_BOOL) return mck_fail(c, "aten::einsum: bool operands are not supported");
+  if (!explicit_out) {
+    for (int l = 0; l < KL_EIN_LABELS; l++) {
+      if (count[l] != 1) continue;
+      if (no == MCK_MAX_DIMS) return mck_fail(c, "aten::einsum: output has too many dims");
+      olab[no++] = l;
+    }
+  }
+  int loop[KL_EIN_LABELS], nloop = 0, used[KL_EIN_LABELS] = {0};
+  int64_t oshape[MCK_MAX_DIMS];
+  for (int i = 0; i < no; i++) {
+    if (!count[olab[i]])
+      return mck_fail(c, "aten::einsum: output subscript '%c' does not appear in any operand",
+                      olab[i] < 26 ? 'A' + olab[i] : 'a' + olab[i] - 26);
+    oshape[i] = size[olab[i]];
+    loop[nloop++] = olab[i];
+    used[olab[i]] = 1;
+  }
+  for (int l = 0; l < KL_EIN_LABELS; l++)
+    if (count[l] && !used[l]) loop[nloop++] = l;
+  mck_tensor *o = out[0].u.t;
+  out[0].kind = MCK_TENSOR;
+  if (mck_out(c, o, dt, no, oshape)) return -1;
+  if (c->meta) return 0;
+  /* st[k][j]: operand k's stride along loop label j (summed over a repeated label's dims;
+   * 0 where a size-1 dim broadcasts); st[nops]: the output's. */
+  int64_t st[KL_EIN_OPS + 1][KL_EIN_LABELS], lsize[KL_EIN_LABELS];
+  for (int j = 0; j < nloop; j++) {
+    lsize[j] = size[loop[j]];
+    for (int i = 0; i < nops; i++) {
+      st[i][j] = 0;
+      for (int d = 0; d < nl[i]; d++)
+        if (lab[i][d] == loop[j] && ts[i]->shape[d] != 1) st[i][j] += ts[i]->stride[d];
+    }
+    st[nops][j] = j < no ? o->stride[j] : 0;
+  }
+  int64_t nouter = 1, ninner = 1;
+  for (int j = 0; j < nloop; j++) {
+    if (j < no) nouter *= lsize[j];
+    else ninner *= lsize[j];
+  }
+  int isf = mck_is_float(dt), f32 = dt == MCK_F32 && o->dtype == MCK_F32;
+  int64_t idx[KL_EIN_LABELS] = {0}, off[KL_EIN_OPS + 1];
+  for (int i = 0; i <= nops; i++) off[i] = i < nops ? ts[i]->offset : o->offset;
+  for (int64_t q = 0; q < nouter; q++) {
+    double accf = 0;
+    int64_t acci = 0;
+    int64_t ioff[KL_EIN_OPS];
+    for (int i = 0; i < nops; i++) ioff[i] = off[i];
+    for (int64_t r = 0; r < ninner; r++) {
+      if (f32) {
+        double p = 1;
+        for (int i = 0; i < nops; i++) p *= ((const float *)ts[i]->data)[ioff[i]];
+        accf += p;
+      } else if (isf) {
+        double p = 1;
+        for (int i = 0; i < nops; i++) p *= mck_getf(ts[i], ioff[i]);
+        accf += p;
+      } else {
+        uint64_t p = 1;
+        for (int i = 0; i < nops; i++) p *= (uint64_t)mck_geti(ts[i], ioff[i]);
+        acci = (int64_t)((uint64_t)acci + p);
+      }
+      for (int j = nloop - 1; j >= no; j--) {
+        for (int i = 0; i < nops; i++) ioff[i] += st[i][j];
+        if (++idx[j] < lsize[j]) break;
+        for (int i = 0; i < nops; i++) ioff[i] -= st[i][j] * lsize[j];
+        idx[j] = 0;
+      }
+    }
+    if (f32) ((float *)o->data)[off[nops]] = (float)accf;
+    else if (isf) mck_setf(o, off[nops], accf);
+    else mck_seti(o, off[nops], acci);
+    for (int j = no - 1; j >= 0; j--) {
+      for (int i = 0; i <= nops; i++) off[i] += st[i][j];
+      if (++idx[j] < lsize[j]) break;
+      for (int i = 0; i <= nops; i++) off[i] -= st[i][j] * lsize[j];
+      idx[j] = 0;
+    }
+  }
+  return 0;
 }
 
 #endif

@@ -260,7 +260,7 @@ static inline int ks_infer_size(mck_ctx *c, const char *op, int64_t numel, int n
     } else if (sz[i] < 0) {
       return mck_fail(c, "%s: invalid shape dimension %lld", op, (long long)sz[i]);
     } else {
-      prod *= sz[i];
+      prod = mck_mul_sat(prod, sz[i]);
     }
   }
   if (infer >= 0) {
@@ -1683,6 +1683,8 @@ static inline int ks_Int(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, 
   int64_t i;
   double f;
   if (ks_item(c, "aten::Int", &in[0], &k, &i, &f)) return -1;
+  if (k == MCK_FLOAT && !(f >= -9223372036854775808.0 && f < 9223372036854775808.0))
+    return mck_fail(c, "aten::Int: cannot convert float %g to an integer", f);
   out[0].kind = k ? MCK_INT : MCK_UNKNOWN;
   out[0].u.i = i;
   return 0;

@@ -231,23 +231,30 @@ static inline void mck_seti(mck_tensor *t, int64_t off, int64_t v) {
 }
 
 /* ---- shapes ------------------------------------------------------------------------------ */
+/* a * b, saturating at +-INT64_MAX instead of overflowing (meta mode sees any extents). */
+static inline int64_t mck_mul_sat(int64_t a, int64_t b) {
+  uint64_t ma = a < 0 ? 0 - (uint64_t)a : (uint64_t)a, mb = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
+  uint64_t m = ma && mb > (uint64_t)INT64_MAX / ma ? (uint64_t)INT64_MAX : ma * mb;
+  if (m > (uint64_t)INT64_MAX) m = (uint64_t)INT64_MAX;
+  return (a < 0) != (b < 0) ? -(int64_t)m : (int64_t)m;
+}
 static inline int64_t mck_numel(const mck_tensor *t) {
   int64_t n = 1;
-  for (int i = 0; i < t->ndim; i++) n *= t->shape[i];
+  for (int i = 0; i < t->ndim; i++) n = mck_mul_sat(n, t->shape[i]);
   return n;
 }
 static inline void mck_contiguous_strides(mck_tensor *t) {
   int64_t s = 1;
   for (int i = t->ndim - 1; i >= 0; i--) {
     t->stride[i] = s;
-    s *= t->shape[i] > 0 ? t->shape[i] : 1;
+    s = mck_mul_sat(s, t->shape[i] > 0 ? t->shape[i] : 1);
   }
 }
 static inline int mck_is_contiguous(const mck_tensor *t) {
   int64_t s = 1;
   for (int i = t->ndim - 1; i >= 0; i--) {
     if (t->shape[i] != 1 && t->stride[i] != s) return 0;
-    s *= t->shape[i];
+    s = mck_mul_sat(s, t->shape[i]);
   }
   return 1;
 }

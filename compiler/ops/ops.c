@@ -57,6 +57,24 @@ const OpFamily *ops_family_of(const OpDef *op) {
   return NULL;
 }
 
+/* Number of results the schema declares ("-> Tensor": 1, "-> (Tensor, Tensor)": 2, "-> ()": 0),
+ * or -1 when variadic ("T...") or not stated. */
+static int schema_outputs(const char *schema) {
+  const char *r = schema ? strstr(schema, "-> ") : NULL;
+  if (!r) return -1;
+  r += 3;
+  if (strstr(r, "...") || !*r) return -1;
+  if (*r != '(') return 1;
+  if (r[1] == ')') return 0;
+  int n = 1, depth = 0;
+  for (; *r; r++) {
+    if (*r == '(' || *r == '[') depth++;
+    else if (*r == ')' || *r == ']') depth--;
+    else if (*r == ',' && depth == 1) n++;
+  }
+  return n;
+}
+
 static int resolve_block(Block *b, Diag *d) {
   int errs = 0;
   for (Node *n = b->first; n; n = n->next) {
@@ -74,6 +92,10 @@ static int resolve_block(Block *b, Diag *d) {
       else
         diag_error(d, n->loc, "'%s' takes %d to %d inputs, got %d", n->kind, op->min_inputs,
                    op->max_inputs, n->ninputs);
+      errs++;
+    } else if (!(op->flags & OPF_STRUCTURAL) && schema_outputs(op->schema) >= 0 &&
+               n->noutputs != schema_outputs(op->schema)) {
+      diag_error(d, n->loc, "'%s' has %d outputs, got %d", n->kind, schema_outputs(op->schema), n->noutputs);
       errs++;
     }
     for (int k = 0; k < n->nblocks; k++) errs += resolve_block(n->blocks[k], d);

@@ -24,7 +24,10 @@ static const OpDef rows[] = {
     OPDEF("aten::baddbmm", kl_baddbmm, EFF_PURE, 0, NULL, 3, 5, 0,
           "(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
           "beta * self + alpha * batch1 @ batch2 per batch"),
+    OPDEF("aten::einsum", kl_einsum, EFF_PURE, 0, NULL, 2, 3, 0,
+          "(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor",
+          "Einstein summation over letter subscripts (explicit or implicit output; no ellipsis)"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 8, "linalg op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 9, "linalg op table size");
 
 const OpFamily ops_family_linalg = {"linalg", rows, (int)(sizeof rows / sizeof rows[0]), "k_linalg.h"};

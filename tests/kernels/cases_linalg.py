@@ -140,3 +140,52 @@ def cases(w):
     w.error("aten::dot", [rnd(3), rnd(4)])
     w.error("aten::linear", [rnd(2, 5), rnd(3, 4), None])
     w.error("aten::addmm", [rnd(3, 3), rnd(2, 4), rnd(4, 5), 1, 1])
+
+
+def _einsum_cases(w):
+    """einsum: explicit and implicit outputs, the maxvit attention equations, traces,
+    diagonals, outer products, full sums, three operands, size-1 broadcast, strided operands,
+    float64 and int64; PyTorch's errors for bad equations and mixed dtypes."""
+    torch.manual_seed(11)
+    ein = "aten::einsum"
+    for eq, shapes in [
+        ("ij,jk->ik", [(3, 4), (4, 5)]),
+        ("ij,jk", [(3, 4), (4, 5)]),
+        ("ji", [(3, 4)]),
+        ("B G H I D, B G H J D -> B G H I J", [(1, 3, 2, 5, 4), (1, 3, 2, 6, 4)]),
+        ("B G H I J, B G H J D -> B G H I D", [(1, 3, 2, 5, 6), (1, 3, 2, 6, 4)]),
+        ("ii->", [(4, 4)]),
+        ("ii", [(4, 4)]),
+        ("ii->i", [(4, 4)]),
+        ("i,j->ij", [(3,), (5,)]),
+        ("ijk->", [(2, 3, 4)]),
+        ("ijk->kj", [(2, 3, 4)]),
+        ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]),
+        ("ij,ij->ij", [(3, 1), (3, 4)]),
+        ("bij,bjk->bik", [(2, 0, 3), (2, 3, 4)]),
+        ("ij,jk->ik", [(2, 0), (0, 3)]),
+    ]:
+        ts = [rnd(*s) for s in shapes]
+        w.case(ein, [eq, ts], torch.einsum(eq, *ts))
+    a, b = rnd(5, 3).t(), noncontig(rnd(5, 4))
+    w.case(ein, ["ij,jk->ki", [a, b]], torch.einsum("ij,jk->ki", a, b))
+    a, b = rnd(3, 4, dtype=torch.float64), rnd(4, 2, dtype=torch.float64)
+    w.case(ein, ["ij,jk->ik", [a, b]], torch.einsum("ij,jk->ik", a, b), tol=1e-12)
+    a, b = rnd(3, 4, dtype=torch.int64), rnd(4, 2, dtype=torch.int64)
+    w.case(ein, ["ij,jk->ik", [a, b]], torch.einsum("ij,jk->ik", a, b), tol=0)
+    chk = lambda eq, ts: torch.einsum(eq, *ts)  # noqa: E731
+    w.error(ein, ["ij,jk->ik", [rnd(2, 3)]], check=chk)
+    w.error(ein, ["ij->ij", [rnd(2, 3), rnd(3, 2)]], check=chk)
+    w.error(ein, ["ijk->ij", [rnd(2, 3)]], check=chk)
+    w.error(ein, ["ij->ik", [rnd(2, 3)]], check=chk)
+    w.error(ein, ["ij->ii", [rnd(2, 3)]], check=chk)
+    w.error(ein, ["ij,jk->ik", [rnd(2, 3), rnd(4, 2)]], check=chk)
+    w.error(ein, ["ij,jk->ik", [rnd(2, 3), rnd(3, 2, dtype=torch.float64)]], check=chk)
+
+
+_cases_before_einsum = cases
+
+
+def cases(w):
+    _cases_before_einsum(w)
+    _einsum_cases(w)

@@ -439,15 +439,26 @@ static bool same_tensor_shape(const Type *a, const Type *b) {
   return true;
 }
 
+/* Whether a block always raises (a prim::RaiseException at its top level). */
+static bool block_raises(const Block *b) {
+  for (const Node *n = b->first; n; n = n->next)
+    if (ir_node_is(n, "prim::RaiseException")) return true;
+  return false;
+}
+
 /* prim::If on a condition known only at run time: both branches are inferred; each output
  * takes the type both branches agree on. */
 static void infer_if(Infer *in, Node *n) {
   if (n->nblocks != 2) return;
   for (int k = 0; k < 2 && !in->errs; k++) infer_block(in, n->blocks[k]);
   if (in->errs) return;
+  bool raises0 = block_raises(n->blocks[0]), raises1 = block_raises(n->blocks[1]);
   for (int i = 0; i < n->noutputs; i++) {
     const Value *a = n->blocks[0]->rets[i], *b = n->blocks[1]->rets[i];
     if (n->outputs[i]->type->kind != TY_TENSOR) continue;
+    /* a branch that raises never delivers its results: the other one decides the type */
+    if (raises0 && !raises1) a = b;
+    if (raises1 && !raises0) b = a;
     if (!ir_type_is_complete_tensor(a->type) || !ir_type_is_complete_tensor(b->type) ||
         !same_tensor_shape(a->type, b->type)) {
       char *ta = ir_type_str(in->g->arena, a->type), *tb = ir_type_str(in->g->arena, b->type);

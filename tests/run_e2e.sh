@@ -4,6 +4,7 @@ set -e
 : "${PYTHON:=/usr/bin/python3}"
 "$PYTHON" tests/e2e/run_e2e.py
 MC="${MC:-build/mc}" "$PYTHON" tests/json/test_export.py
+sh tests/e2e/raise.sh
 sh tests/errors/run.sh
 sh tests/run/test_run.sh
 sh tests/dumpir/run.sh

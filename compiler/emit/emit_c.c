@@ -343,7 +343,7 @@ static bool declare_state(Emitter *e, const Value *v, const Node *at) {
 
 /* Stores block result r into the state or output variable of value `to`. */
 static void emit_store(Emitter *e, const Value *to, const Value *r, const Node *at) {
-  if (to == r) return;
+  if (to == r || (r->def && ir_node_is(r->def, "prim::Uninitialized"))) return;
   if (to->type->kind == TY_TENSOR) {
     char dst[32];
     snprintf(dst, sizeof dst, "t_%d", to->id);
@@ -447,12 +447,25 @@ static void emit_node(Emitter *e, const Node *n) {
     emit_loop(e, n);
     return;
   }
+  if (ir_node_is(n, "prim::Uninitialized")) {
+    /* only ever returned by a branch that raises: a placeholder nobody reads */
+    const Value *v = n->outputs[0];
+    if (v->type->kind == TY_TENSOR) fprintf(f, "  mck_tensor t_%d;\n  memset(&t_%d, 0, sizeof t_%d);\n", v->id, v->id, v->id);
+    else declare_scalar(e, v);
+    return;
+  }
   if (ir_node_is(n, "prim::Print") || ir_node_is(n, "aten::warn")) {
     return; /* effects kept in the IR; printing from generated code is not done */
   }
   if (ir_node_is(n, "prim::RaiseException")) {
-    fputs("  snprintf(err, 256, \"%s\", ", f);
+    const Attr *msg = n->ninputs > 0 ? ir_constant_attr(n->inputs[0]) : NULL;
+    const Attr *cls = n->ninputs > 1 ? ir_constant_attr(n->inputs[1]) : NULL;
+    fputs("  snprintf(err, 256, \"%.120s: %s: %.100s\", ", f);
     put_loc_string(e, n);
+    fputs(", ", f);
+    put_cstring(f, cls && cls->kind == ATTR_STR && cls->s ? cls->s : "exception");
+    fputs(", ", f);
+    put_cstring(f, msg && msg->kind == ATTR_STR && msg->s ? msg->s : "raised");
     fputs(");\n  return -1;\n", f);
     return;
   }

@@ -141,6 +141,7 @@ static int set_storage(Walk *w, size_t max, size_t *weights, Diag *d) {
       }
       continue;
     }
+    if (ir_node_is(n, "prim::Uninitialized")) continue; /* a placeholder: no storage */
     bool loop = ir_node_is(n, "prim::Loop");
     for (int i = 0; i < n->noutputs; i++) {
       Value *v = n->outputs[i];

@@ -97,3 +97,17 @@ CASES = [
     dict(name="ctl_nested_if_in_loop", module=NestedIfInLoop, inputs=lambda: [torch.randn(3, 3), torch.randn(3, 3)],
          format="json", method="script"),
 ]
+
+
+class RaiseOnNegative(nn.Module):
+    """A branch that raises (prim::RaiseException + prim::Uninitialized) on a run-time condition."""
+
+    def forward(self, x):
+        if bool(x.sum() < 0):
+            raise ValueError("negative sum")
+        else:
+            y = x * 2
+        return y
+
+
+CASES.append(dict(name="ctl_raise_not_taken", module=RaiseOnNegative, inputs=pos(2, 3), format="json", method="script"))

@@ -195,7 +195,7 @@ int cmd_compile(int argc, char **argv) {
     fprintf(stderr, "mc compile: --passes: %s\n", perr);
     return EXIT_USAGE;
   }
-  pm.pipeline = passes;
+  pm.pipeline = passes ? passes : !strcmp(target, "cuda") ? pm_cuda_pipeline() : NULL;
   pm.verbose = verbose;
 
   Diag d;

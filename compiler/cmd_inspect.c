@@ -51,21 +51,23 @@ static int64_t flops_of(const Node *n) {
   if (!n->noutputs || n->outputs[0]->type->kind != TY_TENSOR) return 0;
   const char *k = n->kind;
   int64_t out = numel(n->outputs[0]);
+  int64_t act = !strncmp(k, "mc::", 4) && strstr(k, "_act") ? out : 0; /* the fused activation */
   if (!strcmp(k, "aten::matmul") || !strcmp(k, "aten::mm") || !strcmp(k, "aten::bmm"))
     return 2 * out * dim(n->inputs[0], -1);
-  if (!strcmp(k, "aten::linear"))
-    return 2 * out * dim(n->inputs[0], -1) + (n->ninputs > 2 && !ir_constant_is_none(n->inputs[2]) ? out : 0);
+  if (!strcmp(k, "aten::linear") || !strcmp(k, "mc::linear_act"))
+    return 2 * out * dim(n->inputs[0], -1) + (n->ninputs > 2 && !ir_constant_is_none(n->inputs[2]) ? out : 0) + act;
   if (!strcmp(k, "aten::addmm") || !strcmp(k, "aten::baddbmm")) return 2 * out * dim(n->inputs[1], -1) + out;
   if (!strncmp(k, "aten::conv_transpose", 20)) return 2 * numel(n->inputs[0]) * per_channel(n->inputs[1]);
-  if (!strcmp(k, "aten::_convolution") || !strcmp(k, "aten::_convolution_mode") || !strncmp(k, "aten::conv", 10)) {
+  if (!strcmp(k, "aten::_convolution") || !strcmp(k, "aten::_convolution_mode") || !strncmp(k, "aten::conv", 10) ||
+      !strcmp(k, "mc::conv_act")) {
     int64_t t = 0;
     if (!strcmp(k, "aten::_convolution") && n->ninputs > 6) ir_constant_int(n->inputs[6], &t); /* transposed */
-    return t ? 2 * numel(n->inputs[0]) * per_channel(n->inputs[1]) : 2 * out * per_channel(n->inputs[1]);
+    return t ? 2 * numel(n->inputs[0]) * per_channel(n->inputs[1]) : 2 * out * per_channel(n->inputs[1]) + act;
   }
   const OpDef *op = n->op ? n->op : ops_lookup(k);
   const OpFamily *fam = op ? ops_family_of(op) : NULL;
   if (!fam || op->effect == EFF_VIEW || (op->flags & OPF_MAYBE_VIEW)) return 0;
-  if (!strcmp(fam->name, "elementwise")) return out;
+  if (!strcmp(fam->name, "elementwise")) return out + act;
   if (!strcmp(fam->name, "reduce")) return n->ninputs ? numel(n->inputs[0]) : 0;
   return 0;
 }

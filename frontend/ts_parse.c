@@ -84,8 +84,9 @@ static const char *ts_tok_desc(TsParser *P, const TsTok *t) {
     default: break;
   }
   size_t n = t->n > 40 ? 40 : t->n;
+  if (t->n && t->p[0] == '\0') return "a NUL byte";
   for (size_t i = 0; i < n; i++)
-    if (t->p[i] == '\n') n = i;
+    if (t->p[i] == '\n' || t->p[i] == '\0') n = i;
   return arena_printf(P->a, "'%.*s%s'", (int)n, t->p, n < t->n ? "..." : "");
 }
 

@@ -11,10 +11,13 @@ static const Pass passes[] = {
     {"infer", "infer dtypes and shapes by running kernels in meta mode; fold constants", infer_run},
     {"functionalize", "rewrite in-place ops and writes through views into value semantics", functionalize_run},
     {"fold_bn", "fold inference batch_norm into the preceding convolution's constant weights", fold_bn_run},
+    {"fuse", "fuse float32 conv / linear / add with the activation that is their only use (mc::conv_act, mc::linear_act, mc::add_act)", fuse_run},
     {"dce", "remove nodes whose results and writes nobody can observe (alias-aware)", dce_run},
 };
 
-static const char default_pipeline[] = "prep,infer,functionalize,fold_bn,dce";
+static const char default_pipeline[] = "prep,infer,functionalize,fold_bn,fuse,dce";
+/* emit_cuda has no kernels for the fused ops */
+static const char cuda_pipeline[] = "prep,infer,functionalize,fold_bn,dce";
 
 const Pass *pm_find(const char *name) {
   for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++)
@@ -25,6 +28,7 @@ const Pass *pm_find(const char *name) {
 int pm_npasses(void) { return (int)(sizeof passes / sizeof passes[0]); }
 const Pass *pm_pass(int i) { return i >= 0 && i < pm_npasses() ? &passes[i] : NULL; }
 const char *pm_default_pipeline(void) { return default_pipeline; }
+const char *pm_cuda_pipeline(void) { return cuda_pipeline; }
 
 /* Splits "a,b,c" into names; returns count, or -1 when a name is too long or there are too many. */
 static int split(const char *s, char names[][64], int max) {

@@ -27,6 +27,7 @@ const Pass *pm_find(const char *name);
 int pm_npasses(void);
 const Pass *pm_pass(int i);
 const char *pm_default_pipeline(void); /* "prep,infer,functionalize,..." */
+const char *pm_cuda_pipeline(void);    /* the default for --target cuda: without fuse */
 
 typedef enum DumpWhen { DUMP_NONE, DUMP_ALL, DUMP_BEFORE, DUMP_AFTER, DUMP_PASS } DumpWhen;
 
@@ -49,7 +50,8 @@ int prep_run(Graph *g, PassCtx *c);          /* prep.c: inline checks, drop %sel
 int infer_run(Graph *g, PassCtx *c);         /* infer.c: dtype/shape inference + constant folding */
 int functionalize_run(Graph *g, PassCtx *c); /* functionalize.c */
 int dce_run(Graph *g, PassCtx *c);           /* dce.c */
-int fold_bn_run(Graph *g, PassCtx *c);       /* fold_bn.c: batch_norm into the convolution */
+int fold_bn_run(Graph *g, PassCtx *c);
+int fuse_run(Graph *g, PassCtx *c);          /* fuse.c: activations into conv / linear / add */       /* fold_bn.c: batch_norm into the convolution */
 
 /* infer.c, also used by the emitter and interpreter: whether a maybe-view op (reshape,
  * flatten, contiguous) is a view for its inputs' static strides. */

@@ -295,7 +295,12 @@ static Graph *gen_graph(uint64_t seed) {
     case 0: { /* pure binary */
       int b = same_shape(&G, a, false);
       Value *ins[3] = {av, rnd(&G, 2) ? G.pool[b] : cfloat(&G, 0.5), cint(&G, 1)};
-      push(&G, emit(&G, rnd(&G, 2) ? "aten::add" : "aten::sub", ins, 3, 1), nd, s);
+      Value *r = emit(&G, rnd(&G, 2) ? "aten::add" : "aten::sub", ins, 3, 1);
+      if (k % 2 == 0) { /* relu of it, which fuse may merge into an add of two tensors */
+        Value *ri[1] = {r};
+        r = emit(&G, "aten::relu", ri, 1, 1);
+      }
+      push(&G, r, nd, s);
       break;
     }
     case 1: {
@@ -384,7 +389,7 @@ static int count_nodes(Graph *g) {
 
 START_TEST(test_random_graphs) {
   enum { NGRAPHS = 1000 };
-  int removed = 0, with_removal = 0, kept_writes = 0, functionalized = 0;
+  int removed = 0, with_removal = 0, kept_writes = 0, functionalized = 0, fused = 0;
   char msg[512];
   for (int k = 0; k < NGRAPHS; k++) {
     Diag d;
@@ -422,7 +427,7 @@ START_TEST(test_random_graphs) {
       /* the same graph through functionalize,dce */
       Graph *f = gen_graph((uint64_t)k);
       ck_assert_int_eq(ops_resolve(f, &d), 0);
-      o.pipeline = "infer,functionalize,dce";
+      o.pipeline = pm_find("fuse") ? "infer,functionalize,fuse,dce" : "infer,functionalize,dce";
       if (pm_run(f, &o, &d)) ir_print_graph(stderr, f, NULL);
       ck_assert_msg(d.nerrors == 0, "random graph %d: functionalize failed", k);
       RunResult fz;
@@ -431,10 +436,11 @@ START_TEST(test_random_graphs) {
         Graph *orig = gen_graph((uint64_t)k);
         fprintf(stderr, "random graph %d:\n", k);
         ir_print_graph(stderr, orig, NULL);
-        fprintf(stderr, "after functionalize,dce:\n");
+        fprintf(stderr, "after %s:\n", o.pipeline);
         ir_print_graph(stderr, f, NULL);
         ck_abort_msg("random graph %d after functionalize,dce: %s", k, msg);
       }
+      for (Node *m = f->top->first; m; m = m->next) fused += ir_node_is(m, "mc::add_act");
       free_result(&fz);
       ir_graph_free(f);
       functionalized++;
@@ -445,8 +451,9 @@ START_TEST(test_random_graphs) {
     ir_graph_free(g);
   }
   printf("check_dce: %d random graphs, 0 mismatches; dce removed %d nodes in %d of them, kept %d in-place writes; "
-         "%d also through functionalize,dce\n",
-         NGRAPHS, removed, with_removal, kept_writes, functionalized);
+         "%d also through functionalize,(fuse,)dce, %d add + relu fused\n",
+         NGRAPHS, removed, with_removal, kept_writes, functionalized, fused);
+  if (pm_find("fuse")) ck_assert_int_gt(fused, 0);
   ck_assert_int_gt(with_removal, NGRAPHS / 4);
   ck_assert_int_gt(kept_writes, 0);
 }

@@ -14,6 +14,15 @@
  * (pool output sizes with ceil_mode, adaptive windows, interpolation source indices incl. their
  * float32 rounding) are copied from ATen 1.13 so results match PyTorch, not only approximately.
  *
+ * Fused activations (mc::conv_act, mc::linear_act, mc::add_act; made by passes/fuse.c): the
+ * activation is applied in the GEMM's store epilogue, to each register tile right after its
+ * last K block is stored (bias first: acc + b, then act), or per output row of the direct
+ * depthwise loop; its formula is kconv_act_f, the same double-precision expression the unfused
+ * aten:: kernel (k_elementwise.h mck_ew_un_f) evaluates, rounded once to float, so fusing does
+ * not change a single bit of the activation (relu and hardtanh run as float compares, which
+ * give the same values). Every float32 GEMM convolution adds its bias in the epilogue
+ * (acc + b, as PyTorch does) rather than accumulating onto a bias-filled output.
+ *
  * Prefix: kconv_ for helpers, mckc_ for the kernels named in ops_conv.c.
  */
 #ifndef MC_K_CONV_H
@@ -137,6 +146,70 @@ static inline void kconv_store(mck_tensor *o, const double *v, int64_t n) {
 }
 
 static inline int kconv_is_floatish(int dt) { return mck_is_float(dt); }
+
+/* ---- fused activations ---------------------------------------------------------------------- */
+enum {
+  KCONV_ACT_NONE, KCONV_ACT_RELU, KCONV_ACT_HARDTANH, KCONV_ACT_SIGMOID, KCONV_ACT_TANH,
+  KCONV_ACT_SILU, KCONV_ACT_HARDSWISH, KCONV_ACT_GELU, KCONV_ACT_GELU_TANH, KCONV_ACT_N
+};
+static inline int kconv_act_code(const char *s) {
+  static const char *const nm[KCONV_ACT_N] = {"none", "relu", "hardtanh", "sigmoid", "tanh",
+                                              "silu", "hardswish", "gelu", "gelu_tanh"};
+  for (int i = 0; i < KCONV_ACT_N; i++)
+    if (!strcmp(s, nm[i])) return i;
+  return -1;
+}
+/* The activation in double, the formulas of mck_ew_un_f (hardtanh bounds lo, hi). */
+static inline double kconv_act_f(int act, double x, double lo, double hi) {
+  switch (act) {
+  case KCONV_ACT_RELU: return x != x ? x : x > 0 ? x : 0;
+  case KCONV_ACT_HARDTANH: return x != x ? x : x < lo ? lo : x > hi ? hi : x;
+  case KCONV_ACT_SIGMOID: return 1.0 / (1.0 + exp(-x));
+  case KCONV_ACT_TANH: return tanh(x);
+  case KCONV_ACT_SILU: return x / (1.0 + exp(-x));
+  case KCONV_ACT_HARDSWISH: {
+    double t = x + 3.0;
+    t = t < 0 ? 0 : t;
+    t = t > 6 ? 6 : t;
+    return x * t / 6.0;
+  }
+  case KCONV_ACT_GELU: return 0.5 * x * (1.0 + erf(x * 0.70710678118654752440));
+  case KCONV_ACT_GELU_TANH: {
+    double inner = 0.79788456080286535588 * (x + 0.044715 * x * x * x);
+    return 0.5 * x * (1.0 + tanh(inner));
+  }
+  default: return x;
+  }
+}
+/* p[i * s] = act(p[i * s]) for i < n (float32). */
+static inline void kconv_act_run(int act, double lo, double hi, float *p, int64_t n, int64_t s) {
+  if (act == KCONV_ACT_RELU && s == 1) {
+    for (int64_t i = 0; i < n; i++) p[i] = p[i] > 0 || p[i] != p[i] ? p[i] : 0.0f;
+  } else if (act == KCONV_ACT_HARDTANH && s == 1) {
+    float l = (float)lo, h = (float)hi;
+    for (int64_t i = 0; i < n; i++) p[i] = p[i] != p[i] ? p[i] : p[i] < l ? l : p[i] > h ? h : p[i];
+  } else if (act != KCONV_ACT_NONE) {
+    for (int64_t i = 0; i < n; i++) p[i * s] = (float)kconv_act_f(act, p[i * s], lo, hi);
+  }
+}
+/* Parses the (act, a, b) arguments of the fused ops; a, b are hardtanh's bounds. */
+static inline int kconv_act_args(mck_ctx *c, const char *op, const mck_arg *act, const mck_arg *a,
+                                 const mck_arg *b, int *code, double *lo, double *hi) {
+  *lo = a->kind == MCK_FLOAT ? a->u.f : a->kind == MCK_INT ? (double)a->u.i : -1.0;
+  *hi = b->kind == MCK_FLOAT ? b->u.f : b->kind == MCK_INT ? (double)b->u.i : 1.0;
+  *code = act->kind == MCK_STR ? kconv_act_code(act->u.s) : -1;
+  if (*code < 0) return mck_fail(c, "%s: act must be a constant activation name", op);
+  return 0;
+}
+
+/* What the GEMM does to a finished tile of C (after its last K block): add a per-row or
+ * per-column bias, then the activation. */
+typedef struct kconv_epi {
+  const float *bias; /* NULL: none; indexed by C's row (bias_rows) or column */
+  int bias_rows;
+  int act;
+  double lo, hi;
+} kconv_epi;
 
 /* ---- SGEMM: C[M x N] = alpha * A[M x K] * B[K x N] (+ C) ------------------------------------ */
 /* A, B and C are accessed through (row, column) strides, so transposed operands cost nothing
@@ -348,12 +421,29 @@ static inline void kconv_micro(int64_t kc, const float *restrict ap, const float
 }
 #endif
 
-/* C = alpha * A B + (over ? 0 : C): `over` (overwrite) makes the first K block store instead of
- * accumulate, so C is never read (BLAS's beta == 0: a NaN in C does not propagate). */
-static inline void kconv_sgemm_ex(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K,
-                                  const float *A, int64_t rsa, int64_t csa, const float *B,
-                                  int64_t rsb, int64_t csb, float *C, int64_t rsc, int64_t csc,
-                                  float alpha, int over) {
+static inline void kconv_epi_tile(const kconv_epi *e, float *cp, int64_t rsc, int64_t csc,
+                                  int64_t mr, int64_t nr, int64_t i0, int64_t j0) {
+  for (int64_t i = 0; i < mr; i++) {
+    float *row = cp + i * rsc;
+    if (e->bias && e->bias_rows) {
+      float bv = e->bias[i0 + i];
+      for (int64_t j = 0; j < nr; j++) row[j * csc] += bv;
+    } else if (e->bias) {
+      const float *bv = e->bias + j0;
+      for (int64_t j = 0; j < nr; j++) row[j * csc] += bv[j];
+    }
+    kconv_act_run(e->act, e->lo, e->hi, row, nr, csc);
+  }
+}
+
+/* C = epi(alpha * A B + (over ? 0 : C)): `over` (overwrite) makes the first K block store
+ * instead of accumulate, so C is never read (BLAS's beta == 0: a NaN in C does not propagate);
+ * epi (may be NULL) runs on each tile while it is in L1. */
+static inline void kconv_sgemm_epi(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K,
+                                   const float *A, int64_t rsa, int64_t csa, const float *B,
+                                   int64_t rsb, int64_t csb, float *C, int64_t rsc, int64_t csc,
+                                   float alpha, int over, const kconv_epi *epi) {
+  if (epi && !epi->bias && epi->act == KCONV_ACT_NONE) epi = NULL;
   for (int64_t jc = 0; jc < N; jc += KCONV_NC) {
     int64_t nc = kconv_min(KCONV_NC, N - jc);
     for (int64_t pc = 0; pc < K; pc += KCONV_KC) {
@@ -365,14 +455,22 @@ static inline void kconv_sgemm_ex(kconv_gemm_ws *w, int64_t M, int64_t N, int64_
         kconv_pack_a(mc, kc, A + ic * rsa + pc * csa, rsa, csa, w->ap);
         for (int64_t jr = 0; jr < nc; jr += KCONV_NR) {
           for (int64_t ir = 0; ir < mc; ir += KCONV_MR) {
-            kconv_micro(kc, w->ap + ir * kc, w->bp + jr * kc,
-                        C + (ic + ir) * rsc + (jc + jr) * csc, rsc, csc,
-                        kconv_min(KCONV_MR, mc - ir), kconv_min(KCONV_NR, nc - jr), alpha, ov);
+            float *cp = C + (ic + ir) * rsc + (jc + jr) * csc;
+            int64_t mr = kconv_min(KCONV_MR, mc - ir), nr = kconv_min(KCONV_NR, nc - jr);
+            kconv_micro(kc, w->ap + ir * kc, w->bp + jr * kc, cp, rsc, csc, mr, nr, alpha, ov);
+            if (epi && pc + kc >= K) kconv_epi_tile(epi, cp, rsc, csc, mr, nr, ic + ir, jc + jr);
           }
         }
       }
     }
   }
+}
+
+static inline void kconv_sgemm_ex(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K,
+                                  const float *A, int64_t rsa, int64_t csa, const float *B,
+                                  int64_t rsb, int64_t csb, float *C, int64_t rsc, int64_t csc,
+                                  float alpha, int over) {
+  kconv_sgemm_epi(w, M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, alpha, over, NULL);
 }
 
 /* C += A B */
@@ -546,7 +644,7 @@ static inline void kconv_col2im(const kconv_geom *g, int64_t mg, const float *co
  * Output-row-major: each output row takes every kernel tap while it sits in L1 (a tap-major
  * order streams the whole plane through the cache once per tap). */
 static inline void kconv_direct_f32(const kconv_geom *g, const float *x, const float *w,
-                                    float *y) {
+                                    float *y, int act, double alo, double ahi) {
   int64_t P = kconv_prod3(g->out), IP = kconv_prod3(g->in), K = kconv_prod3(g->k);
   int64_t mg = g->Cout / g->G, OW = g->out[2], s2 = g->s[2];
   int64_t wlo[64], whi[64];
@@ -585,13 +683,17 @@ static inline void kconv_direct_f32(const kconv_geom *g, const float *x, const f
             }
           }
         }
+        kconv_act_run(act, alo, ahi, dst, OW, 1);
       }
   }
 }
 
+/* y = act(conv(x, w) + b) in float32: the bias and the activation (KCONV_ACT_*, hardtanh
+ * bounds lo, hi) are applied per tile in the GEMM epilogue, or per output row of the direct
+ * loop; transposed convolution applies the activation per image after col2im. */
 static inline int kconv_conv_f32(mck_ctx *c, const char *op, const kconv_geom *g,
                                  const mck_tensor *xt, const mck_tensor *wt, const mck_tensor *bt,
-                                 mck_tensor *yt) {
+                                 mck_tensor *yt, int act, double lo, double hi) {
   float *xo, *wo, *bo = NULL, *col = NULL;
   const float *x = kconv_as_f32(xt, &xo), *w = kconv_as_f32(wt, &wo), *b = NULL;
   float *y = (float *)yt->data + yt->offset;
@@ -617,12 +719,14 @@ static inline int kconv_conv_f32(mck_ctx *c, const char *op, const kconv_geom *g
   for (int64_t n = 0; n < g->N; n++) {
     const float *xn = x + n * g->Cin * IP;
     float *yn = y + n * g->Cout * P;
-    for (int64_t oc = 0; oc < g->Cout; oc++) {
-      float bv = b ? b[oc] : 0.0f;
-      for (int64_t i = 0; i < P; i++) yn[oc * P + i] = bv;
+    if (direct || g->transposed) {
+      for (int64_t oc = 0; oc < g->Cout; oc++) {
+        float bv = b ? b[oc] : 0.0f;
+        for (int64_t i = 0; i < P; i++) yn[oc * P + i] = bv;
+      }
     }
     if (direct) {
-      kconv_direct_f32(g, xn, w, yn);
+      kconv_direct_f32(g, xn, w, yn, act, lo, hi);
       continue;
     }
     for (int64_t gi = 0; gi < g->G; gi++) {
@@ -641,13 +745,16 @@ static inline int kconv_conv_f32(mck_ctx *c, const char *op, const kconv_geom *g
           bm = col;
         }
         const float *wg = w + gi * mg * cg * K;
+        kconv_epi e = {b ? b + gi * mg : NULL, 1, act, lo, hi};
         if (P < mg && P < 4 * KCONV_NR) {
-          kconv_sgemm(&ws, P, mg, cg * K, bm, 1, P, wg, 1, cg * K, yg, 1, P);
+          e.bias_rows = 0;
+          kconv_sgemm_epi(&ws, P, mg, cg * K, bm, 1, P, wg, 1, cg * K, yg, 1, P, 1.0f, 1, &e);
         } else {
-          kconv_sgemm(&ws, mg, P, cg * K, wg, cg * K, 1, bm, P, 1, yg, P, 1);
+          kconv_sgemm_epi(&ws, mg, P, cg * K, wg, cg * K, 1, bm, P, 1, yg, P, 1, 1.0f, 1, &e);
         }
       }
     }
+    if (g->transposed) kconv_act_run(act, lo, hi, yn, g->Cout * P, 1);
   }
   goto done;
 oom:
@@ -727,7 +834,8 @@ static inline int kconv_conv_generic(mck_ctx *c, const char *op, const kconv_geo
 static inline int kconv_conv_run(mck_ctx *c, const char *op, mck_arg *out, int nout,
                                  const mck_arg *xa, const mck_arg *wa, const mck_arg *ba,
                                  int transposed, const mck_arg *sa, const mck_arg *pa,
-                                 const mck_arg *da, const mck_arg *opa, const mck_arg *ga) {
+                                 const mck_arg *da, const mck_arg *opa, const mck_arg *ga,
+                                 int act, double lo, double hi) {
   static const int64_t ones[3] = {1, 1, 1}, zeros[3] = {0, 0, 0};
   const mck_tensor *x = kconv_tensor(xa), *w = kconv_tensor(wa), *b = kconv_tensor(ba);
   int64_t stride[3] = {1, 1, 1}, pad[3] = {0, 0, 0}, dil[3] = {1, 1, 1}, opad[3] = {0, 0, 0},
@@ -765,8 +873,14 @@ static inline int kconv_conv_run(mck_ctx *c, const char *op, mck_arg *out, int n
   mck_tensor *y = out[0].u.t;
   if (mck_out(c, y, x->dtype, r, shape)) return -1;
   if (c->meta || mck_numel(y) == 0) return 0;
-  if (x->dtype == MCK_F32) return kconv_conv_f32(c, op, &g, x, w, b, y);
-  return kconv_conv_generic(c, op, &g, x, w, b, y);
+  if (x->dtype == MCK_F32) return kconv_conv_f32(c, op, &g, x, w, b, y, act, lo, hi);
+  if (kconv_conv_generic(c, op, &g, x, w, b, y)) return -1;
+  if (act != KCONV_ACT_NONE) {
+    int64_t n = mck_numel(y);
+    for (int64_t i = 0; i < n; i++)
+      mck_setf(y, y->offset + i, kconv_act_f(act, mck_getf(y, y->offset + i), lo, hi));
+  }
+  return 0;
 }
 
 /* aten::_convolution(input, weight, bias?, stride, padding, dilation, transposed,
@@ -777,7 +891,7 @@ static inline int mckc_convolution(mck_ctx *c, mck_arg *out, int nout, const mck
   return kconv_conv_run(c, "aten::_convolution", out, nout, kconv_arg(in, nin, 0),
                         kconv_arg(in, nin, 1), kconv_arg(in, nin, 2), tr, kconv_arg(in, nin, 3),
                         kconv_arg(in, nin, 4), kconv_arg(in, nin, 5), kconv_arg(in, nin, 7),
-                        kconv_arg(in, nin, 8));
+                        kconv_arg(in, nin, 8), KCONV_ACT_NONE, 0, 0);
 }
 
 /* aten::conv{1,2,3}d(input, weight, bias?, stride, padding (int[] or str), dilation, groups)
@@ -786,7 +900,23 @@ static inline int mckc_conv(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
   static const mck_arg none = {MCK_NONE, 0, {0}};
   return kconv_conv_run(c, "aten::conv", out, nout, kconv_arg(in, nin, 0), kconv_arg(in, nin, 1),
                         kconv_arg(in, nin, 2), 0, kconv_arg(in, nin, 3), kconv_arg(in, nin, 4),
-                        kconv_arg(in, nin, 5), &none, kconv_arg(in, nin, 6));
+                        kconv_arg(in, nin, 5), &none, kconv_arg(in, nin, 6), KCONV_ACT_NONE, 0, 0);
+}
+
+/* mc::conv_act(input, weight, bias?, stride, padding (int[] or str), dilation, groups, act, a, b)
+ * = act(conv(input, weight, bias)), made by the fuse pass; act names a KCONV_ACT_* ("relu",
+ * "hardtanh" with bounds a, b, "sigmoid", "tanh", "silu", "hardswish", "gelu", "gelu_tanh",
+ * "none"). */
+static inline int mckc_conv_act(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  static const mck_arg none = {MCK_NONE, 0, {0}};
+  int act;
+  double lo, hi;
+  if (kconv_act_args(c, "mc::conv_act", kconv_arg(in, nin, 7), kconv_arg(in, nin, 8),
+                     kconv_arg(in, nin, 9), &act, &lo, &hi))
+    return -1;
+  return kconv_conv_run(c, "mc::conv_act", out, nout, kconv_arg(in, nin, 0), kconv_arg(in, nin, 1),
+                        kconv_arg(in, nin, 2), 0, kconv_arg(in, nin, 3), kconv_arg(in, nin, 4),
+                        kconv_arg(in, nin, 5), &none, kconv_arg(in, nin, 6), act, lo, hi);
 }
 
 /* aten::conv_transpose{1,2,3}d(input, weight, bias?, stride, padding, output_padding, groups,
@@ -796,7 +926,7 @@ static inline int mckc_conv_transpose(mck_ctx *c, mck_arg *out, int nout, const 
   return kconv_conv_run(c, "aten::conv_transpose", out, nout, kconv_arg(in, nin, 0),
                         kconv_arg(in, nin, 1), kconv_arg(in, nin, 2), 1, kconv_arg(in, nin, 3),
                         kconv_arg(in, nin, 4), kconv_arg(in, nin, 7), kconv_arg(in, nin, 5),
-                        kconv_arg(in, nin, 6));
+                        kconv_arg(in, nin, 6), KCONV_ACT_NONE, 0, 0);
 }
 
 /* ---- normalisation ----------------------------------------------------------------------- */

@@ -16,11 +16,14 @@
  *   - a Scalar operand may be MCK_INT, MCK_FLOAT or MCK_BOOL_ARG; in meta mode an MCK_UNKNOWN
  *     whose `n` holds the kind it will have (MCK_INT/MCK_FLOAT/MCK_BOOL_ARG, or 0 if not known).
  *
- * Kernel names: mck_<op> and mck_<op>_ for in-place twins. Helpers: mck_ew_*. Like every
- * kernel header it includes nothing: mck.h comes first wherever it is pasted or included.
+ * Kernel names: mck_<op> and mck_<op>_ for in-place twins. Helpers: mck_ew_*. mck.h comes first
+ * wherever this is pasted or included; mc::add_act (the fuse pass's residual add + activation)
+ * uses k_conv.h's activation helpers (pasted before this header).
  */
 #ifndef MCK_ELEMENTWISE_H
 #define MCK_ELEMENTWISE_H
+
+#include "k_conv.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */
 /* A Scalar argument wrapped as a 0-dim tensor, so every operand is read the same way. */
@@ -1359,6 +1362,48 @@ static inline int mck_tensor_from_data(mck_ctx *c, mck_arg *out, int nout, const
     else if (a->kind == MCK_INTS || a->kind == MCK_BOOLS) mck_seti(o, o->offset + k, a->u.ints[k]);
     else if (a->kind == MCK_FLOAT) mck_setf(o, o->offset, a->u.f);
     else mck_seti(o, o->offset, a->u.i);
+  }
+  return 0;
+}
+
+/* mc::add_act(self, other, alpha, act, a, b) = act(self + alpha * other), made by the fuse pass
+ * (act as in k_conv.h's kconv_act_code). float32 operands of one shape, contiguous, run in
+ * blocks of 2048 elements: the add, then the activation on the block while it is in L1; other
+ * cases run aten::add's kernel and then the activation. */
+static inline int mck_add_act(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  int act;
+  double lo, hi;
+  if (nin < 6 || nout < 1) return mck_fail(c, "mc::add_act: expects 6 inputs and an output");
+  if (kconv_act_args(c, "mc::add_act", &in[3], &in[4], &in[5], &act, &lo, &hi)) return -1;
+  if (in[0].kind != MCK_TENSOR || in[1].kind != MCK_TENSOR || !mck_arg_is_scalar(&in[2]))
+    return mck_fail(c, "mc::add_act: expects two tensors and a scalar alpha");
+  const mck_tensor *a = in[0].u.t, *b = in[1].u.t;
+  mck_tensor *o = out[0].u.t;
+  int same = a->ndim == b->ndim;
+  for (int d = 0; same && d < a->ndim; d++) same = a->shape[d] == b->shape[d];
+  if (!c->meta && same && a->dtype == MCK_F32 && b->dtype == MCK_F32 && o->dtype == MCK_F32 &&
+      o->ndim == a->ndim && mck_is_contiguous(a) && mck_is_contiguous(b) && mck_is_contiguous(o) &&
+      mck_numel(o) == mck_numel(a)) {
+    int64_t n = mck_numel(o);
+    float *po = (float *)o->data + o->offset;
+    const float *pa = (const float *)a->data + a->offset, *pb = (const float *)b->data + b->offset;
+    double alpha = mck_arg_f(&in[2]);
+    for (int64_t k = 0; k < n; k += 2048) {
+      int64_t m = n - k < 2048 ? n - k : 2048;
+      mck_ew_row_f32(MCK_EW_ADD, po + k, 1, pa + k, 1, pb + k, 1, m, alpha);
+      kconv_act_run(act, lo, hi, po + k, m, 1);
+    }
+    return 0;
+  }
+  if (mck_ew_binary(c, out, nout, in, 3, MCK_EW_ADD, 0)) return -1;
+  if (!mck_is_float(o->dtype)) return mck_fail(c, "mc::add_act: activations need a floating dtype");
+  if (c->meta || act == KCONV_ACT_NONE) return 0;
+  int64_t n = mck_numel(o);
+  if (o->dtype == MCK_F32) {
+    kconv_act_run(act, lo, hi, (float *)o->data + o->offset, n, 1);
+  } else {
+    for (int64_t i = 0; i < n; i++)
+      mck_setf(o, o->offset + i, kconv_act_f(act, mck_getf(o, o->offset + i), lo, hi));
   }
   return 0;
 }

@@ -410,6 +410,29 @@ static inline int kl_linear(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
   return kl_product(c, "aten::linear", out, x, &wt, bias, 1, 1);
 }
 
+/* mc::linear_act(input, weight, bias?, act, a, b) = act(linear(input, weight, bias)), made by
+ * the fuse pass (act as in k_conv.h's kconv_act_code). The activation runs over the product's
+ * rows right after it (a linear's output is small next to its weight). */
+static inline int kl_linear_act(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  int act;
+  double lo, hi;
+  if (nin < 6) return mck_fail(c, "mc::linear_act: expects 6 inputs");
+  if (kconv_act_args(c, "mc::linear_act", &in[3], &in[4], &in[5], &act, &lo, &hi)) return -1;
+  if (kl_linear(c, out, nout, in, 3)) return -1;
+  mck_tensor *o = out[0].u.t;
+  if (c->meta || act == KCONV_ACT_NONE) return 0;
+  int64_t n = mck_numel(o);
+  if (o->dtype == MCK_F32) {
+    kconv_act_run(act, lo, hi, (float *)o->data + o->offset, n, 1);
+  } else if (mck_is_float(o->dtype)) {
+    for (int64_t i = 0; i < n; i++)
+      mck_setf(o, o->offset + i, kconv_act_f(act, mck_getf(o, o->offset + i), lo, hi));
+  } else {
+    return mck_fail(c, "mc::linear_act: activations need a floating dtype");
+  }
+  return 0;
+}
+
 /* aten::einsum(equation, tensors, path=None): explicit ("ij,jk->ik") or implicit ("ij,jk",
  * output = labels seen once, in ASCII order) subscripts of letters, spaces ignored; a label
  * repeated in one operand takes its diagonal; a size-1 dim broadcasts against its label's size.

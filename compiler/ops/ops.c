@@ -75,6 +75,56 @@ static int schema_outputs(const char *schema) {
   return n;
 }
 
+bool ops_param_is_tensor(const OpDef *op, int i) {
+  const char *p = op->schema;
+  if (!p || *p != '(' || strstr(p, "...")) return false;
+  p++;
+  for (int k = 0; k < i; k++) { /* skip to parameter i at depth 0 */
+    int depth = 0;
+    for (; *p && !(depth == 0 && (*p == ',' || *p == ')')); p++) {
+      if (*p == '(' || *p == '[') depth++;
+      else if (*p == ')' || *p == ']') depth--;
+    }
+    if (*p != ',') return false;
+    p++;
+  }
+  while (*p == ' ') p++;
+  if (strncmp(p, "Tensor", 6) != 0) return false;
+  p += 6;
+  if (*p == '(') {
+    while (*p && *p != ')') p++;
+    if (*p) p++;
+  }
+  return *p == ' '; /* "Tensor x", not "Tensor? x", "Tensor[] x" or "Tensor|Scalar x" */
+}
+
+bool ops_result_is_tensor(const OpDef *op, int k) {
+  const char *r = op->schema ? strstr(op->schema, "-> ") : NULL;
+  if (!r) return k == 0 && op->kernel && op->schema; /* factories ("(int[] size, ...)") make a tensor */
+  r += 3;
+  if (*r == '(') { /* "(Tensor, Tensor)": element k */
+    r++;
+    for (int depth = 0; k > 0 && *r; r++) {
+      if (*r == '(' || *r == '[') depth++;
+      else if (*r == ')' || *r == ']') depth--;
+      else if (*r == ',' && depth == 0 && --k == 0) {
+        r++;
+        while (*r == ' ') r++;
+        break;
+      }
+    }
+  } else if (k > 0) {
+    return false;
+  }
+  if (strncmp(r, "Tensor", 6) != 0) return false;
+  r += 6;
+  if (*r == '(') {
+    while (*r && *r != ')') r++;
+    if (*r) r++;
+  }
+  return *r == '\0' || *r == ',' || *r == ')' || *r == ' ';
+}
+
 static int resolve_block(Block *b, Diag *d) {
   int errs = 0;
   for (Node *n = b->first; n; n = n->next) {

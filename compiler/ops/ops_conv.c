@@ -127,8 +127,14 @@ static const OpDef rows[] = {
     OPDEF("aten::channel_shuffle", mckc_channel_shuffle, EFF_PURE, 0, NULL, 2, 2, 0,
           "(Tensor self, int groups) -> Tensor",
           "output channel a*g+b = input channel b*(C/g)+a"),
+    OPDEF("mc::conv_act", mckc_conv_act, EFF_PURE, 0, NULL, 10, 10, 0,
+          "(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[]|str padding, "
+          "int[] dilation, int groups, str act, float a, float b) -> Tensor",
+          "act(conv(input, weight, bias)), made by the fuse pass: bias and activation (relu, "
+          "hardtanh with bounds a, b, sigmoid, tanh, silu, hardswish, gelu, gelu_tanh, none) "
+          "applied in the GEMM's store epilogue"),
 };
 
-_Static_assert(sizeof rows / sizeof rows[0] == 32, "update the row count of ops_family_conv");
+_Static_assert(sizeof rows / sizeof rows[0] == 33, "update the row count of ops_family_conv");
 
 const OpFamily ops_family_conv = {"conv", rows, (int)(sizeof rows / sizeof rows[0]), "k_conv.h"};

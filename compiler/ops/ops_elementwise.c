@@ -169,8 +169,13 @@ static const OpDef rows[] = {
            "steps evenly spaced values from start to end"),
     EW_NEW("tensor", mck_tensor_from_data, 1, 4, "(t[]|t data, int? dtype=None, Device? device=None, bool requires_grad=False)",
            "a tensor from a flat list (or a number)"),
+    /* made by the fuse pass (passes/fuse.c) */
+    OPDEF("mc::add_act", mck_add_act, EFF_PURE, 0, NULL, 6, 6, 0,
+          "(Tensor self, Tensor other, Scalar alpha, str act, float a, float b) -> Tensor",
+          "act(self + alpha * other): a residual add fused with its activation (relu, hardtanh "
+          "with bounds a, b, sigmoid, tanh, silu, hardswish, gelu, gelu_tanh)"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 144, "elementwise op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 145, "elementwise op table size");
 
 const OpFamily ops_family_elementwise = {"elementwise", rows, (int)(sizeof rows / sizeof rows[0]),
                                          "k_elementwise.h"};

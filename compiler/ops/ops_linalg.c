@@ -27,7 +27,10 @@ static const OpDef rows[] = {
     OPDEF("aten::einsum", kl_einsum, EFF_PURE, 0, NULL, 2, 3, 0,
           "(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor",
           "Einstein summation over letter subscripts (explicit or implicit output; no ellipsis)"),
+    OPDEF("mc::linear_act", kl_linear_act, EFF_PURE, 0, NULL, 6, 6, 0,
+          "(Tensor input, Tensor weight, Tensor? bias, str act, float a, float b) -> Tensor",
+          "act(input @ weight.T + bias), made by the fuse pass (act as mc::conv_act's)"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 9, "linalg op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 10, "linalg op table size");
 
 const OpFamily ops_family_linalg = {"linalg", rows, (int)(sizeof rows / sizeof rows[0]), "k_linalg.h"};

@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 for m in samples/seed_slice/model.txt tests/corpus/mlp_traced_inlined.txt tests/corpus/slice_assign_traced_inlined.txt \
-         tests/corpus/inplace_traced.txt tests/functionalize/cases/*.txt; do
+         tests/corpus/inplace_traced.txt tests/dumpir/fuse.txt tests/functionalize/cases/*.txt; do
   [ -e "$m" ] || continue
   if ! "$MC" compile "$m" -o "$tmp/out.c" --dump-ir 2>"$tmp/dump" >/dev/null; then
     continue # models the pipeline rejects are covered elsewhere

@@ -147,6 +147,13 @@ case("ts_type_mismatch_add_str.txt", ts('  %s : str = prim::Constant[value="a"](
                                         '  %y : Tensor = aten::add(%x, %s, %s)\n  return (%y)\n'))
 case("ts_type_mismatch_list.txt", ts("  %c : int = prim::Constant[value=1]()\n"
                                      "  %y : Tensor = aten::view(%x, %c)\n  return (%y)\n"))
+case("ts_slice_of_int.txt", ts("  %a : int = prim::Constant[value=1]()\n"
+                                "  %y : Tensor = aten::slice(%a, %a, %a, %a, %a)\n  return (%y)\n"))
+case("ts_tensor_result_declared_int.txt", ts("  %a : int = prim::Constant[value=1]()\n"
+                                              "  %y : int = aten::slice(%x, %a, %a, %a, %a)\n  return (%y)\n"))
+case("ts_factory_result_declared_float.txt", ts("  %a : int = prim::Constant[value=2]()\n  %n : NoneType = prim::Constant()\n"
+                                                "  %s : int[] = prim::ListConstruct(%a)\n"
+                                                "  %y : float = aten::zeros(%s, %n, %n, %n, %n)\n  return (%y)\n"))
 case("ts_matmul_shapes.txt", ts("  %y : Tensor = aten::matmul(%x, %x)\n  return (%y)\n"))
 case("ts_declared_shape_wrong.txt", ts("  %y : Float(3, 2, strides=[2, 1], requires_grad=0, device=cpu) = aten::relu(%x)\n  return (%y)\n"))
 case("ts_unterminated_string.txt", ts('  %s : str = prim::Constant[value="abc]()\n  return (%s)\n'))

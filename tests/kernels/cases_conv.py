@@ -25,6 +25,50 @@ def hw_transposed(t):
     return t.transpose(-1, -2).contiguous().transpose(-1, -2)
 
 
+def act_ref(name, a, b):
+    """PyTorch's unfused activation named as the fuse pass names it (mc::*_act's act, a, b)."""
+    F = torch.nn.functional
+    return {"none": lambda t: t, "relu": torch.relu, "hardtanh": lambda t: F.hardtanh(t, a, b),
+            "sigmoid": torch.sigmoid, "tanh": torch.tanh, "silu": F.silu,
+            "hardswish": F.hardswish, "gelu": F.gelu,
+            "gelu_tanh": lambda t: F.gelu(t, approximate="tanh")}[name]
+
+
+# every activation the fuse pass makes, with the bounds it passes (relu6 = hardtanh 0 6)
+FUSED_ACTS = [("relu", -1.0, 1.0), ("hardtanh", 0.0, 6.0), ("hardtanh", -0.5, 0.25),
+              ("sigmoid", -1.0, 1.0), ("tanh", -1.0, 1.0), ("silu", -1.0, 1.0),
+              ("hardswish", -1.0, 1.0), ("gelu", -1.0, 1.0), ("gelu_tanh", -1.0, 1.0)]
+
+
+def conv_act_cases(w):
+    """mc::conv_act = act(conv2d(...)), against PyTorch's conv followed by its activation: the
+    GEMM epilogue in both orientations (bias per row; per column when P < Cout), several K
+    blocks (Cin * kh * kw > 256), the depthwise direct loop, 1-D, 'same' padding, no bias,
+    float64 (generic path)."""
+    def case(x, wt, b, stride, pad, dil, groups, act, lo=-1.0, hi=1.0, tol=F32_TOL):
+        conv = A.conv1d if wt.dim() == 3 else A.conv2d
+        ref = act_ref(act, lo, hi)
+        w.case("mc::conv_act", [x, wt, b, stride, pad, dil, groups, act, lo, hi],
+               lambda x, wt, b, s, p, d, g, *r: ref(conv(x, wt, b, s, p, d, g)), tol=tol)
+
+    for act, lo, hi in FUSED_ACTS:
+        case(rn(2, 8, 9, 9), rn(16, 8, 3, 3), rn(16), [1, 1], [1, 1], [1, 1], 1, act, lo, hi)
+        case(rn(1, 8, 9, 9), rn(8, 1, 3, 3), rn(8), [2, 2], [1, 1], [1, 1], 8, act, lo, hi)
+    for act, lo, hi in [("relu", -1.0, 1.0), ("hardtanh", 0.0, 6.0), ("silu", -1.0, 1.0), ("none", -1.0, 1.0)]:
+        case(rn(1, 32, 2, 2), rn(40, 32, 1, 1), rn(40), [1, 1], [0, 0], [1, 1], 1, act, lo, hi)
+        case(rn(1, 64, 6, 6), rn(20, 64, 3, 3), rn(20), [1, 1], [1, 1], [1, 1], 1, act, lo, hi,
+             tol=2e-4)
+    case(rn(1, 6, 7, 7), rn(9, 2, 3, 3), None, [2, 2], [1, 1], [1, 1], 3, "relu")
+    case(rn(2, 4, 10), rn(6, 4, 3), rn(6), [1], [1], [1], 1, "gelu")
+    case(rn(1, 4, 8, 8), rn(5, 4, 3, 3), rn(5), [1, 1], "same", [1, 1], 1, "hardswish")
+    case(nchw_view(rn(1, 3, 8, 8)), rn(7, 3, 3, 3), rn(7), [1, 1], [1, 1], [1, 1], 1, "relu")
+    d = torch.float64
+    case(rn(1, 3, 6, 6, dtype=d), rn(4, 3, 3, 3, dtype=d), rn(4, dtype=d), [1, 1], [1, 1],
+         [1, 1], 1, "silu", tol=1e-10)
+    case(rn(1, 3, 6, 6, dtype=d), rn(4, 3, 3, 3, dtype=d), rn(4, dtype=d), [1, 1], [1, 1],
+         [1, 1], 1, "hardtanh", -0.5, 0.5, tol=1e-10)
+
+
 def conv_cases(w):
     def conv(x, wt, b, stride, pad, dil, groups, tol=F32_TOL, op="aten::conv2d"):
         args = [x, wt, b, stride, pad, dil, groups]
@@ -313,6 +357,7 @@ def resample_cases(w):
 
 def cases(w):
     conv_cases(w)
+    conv_act_cases(w)
     norm_cases(w)
     pool_cases(w)
     resample_cases(w)

@@ -639,8 +639,46 @@ def creation_cases(w):
     w.error("aten::zeros", [[2, -1], None, None, None, None])
 
 
+def act_ref(name, a, b):
+    """PyTorch's unfused activation named as the fuse pass names it (mc::*_act's act, a, b)."""
+    F = torch.nn.functional
+    return {"none": lambda t: t, "relu": torch.relu, "hardtanh": lambda t: F.hardtanh(t, a, b),
+            "sigmoid": torch.sigmoid, "tanh": torch.tanh, "silu": F.silu,
+            "hardswish": F.hardswish, "gelu": F.gelu,
+            "gelu_tanh": lambda t: F.gelu(t, approximate="tanh")}[name]
+
+
+# every activation the fuse pass makes, with the bounds it passes (relu6 = hardtanh 0 6)
+FUSED_ACTS = [("relu", -1.0, 1.0), ("hardtanh", 0.0, 6.0), ("hardtanh", -0.5, 0.25),
+              ("sigmoid", -1.0, 1.0), ("tanh", -1.0, 1.0), ("silu", -1.0, 1.0),
+              ("hardswish", -1.0, 1.0), ("gelu", -1.0, 1.0), ("gelu_tanh", -1.0, 1.0)]
+
+
+def add_act_cases(w):
+    """mc::add_act = act(self + alpha * other) against PyTorch's add then activation: the
+    blocked float32 path (sizes across its 2048-element blocks, NaN propagation), alpha != 1,
+    broadcast and strided operands (aten::add's kernel, then the activation), float64."""
+    for act, lo, hi in FUSED_ACTS:
+        ref = act_ref(act, lo, hi)
+        a, b = torch.randn(2, 3, 30, 37), torch.randn(2, 3, 30, 37)
+        a.view(-1)[::97] = float("nan")
+        w.case("mc::add_act", [a, b, 1, act, lo, hi],
+               lambda a, b, al, *r, ref=ref: ref(torch.add(a, b, alpha=al)), tol=1e-5)
+    ref = act_ref("hardtanh", 0.0, 6.0)
+    w.case("mc::add_act", [torch.randn(5, 6) * 4, torch.randn(5, 6), 2.5, "hardtanh", 0.0, 6.0],
+           lambda a, b, al, *r: ref(torch.add(a, b, alpha=al)), tol=1e-5)
+    w.case("mc::add_act", [torch.randn(4, 6), torch.randn(6), 1, "relu", -1.0, 1.0],
+           lambda a, b, al, *r: torch.relu(a + b), tol=1e-5)
+    w.case("mc::add_act", [transposed(torch.randn(5, 7)), torch.randn(5, 7), 1, "silu", -1.0, 1.0],
+           lambda a, b, al, *r: torch.nn.functional.silu(a + b), tol=1e-5)
+    d = torch.float64
+    w.case("mc::add_act", [torch.randn(3, 4, dtype=d), torch.randn(3, 4, dtype=d), 1, "gelu", -1.0, 1.0],
+           lambda a, b, al, *r: torch.nn.functional.gelu(a + b), tol=1e-10)
+
+
 def cases(w):
     binary_cases(w)
+    add_act_cases(w)
     inplace_binary_cases(w)
     scalar_cases(w)
     unary_cases(w)

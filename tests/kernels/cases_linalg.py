@@ -102,10 +102,15 @@ def cases(w):
         w.case("aten::addmm", [s1, a.t().contiguous().t(), b, beta, alpha],
                torch.addmm(s1, a, b, beta=beta, alpha=alpha), tol=1e-5)
         s3, b1, b2 = rnd(1, 4, 1), rnd(3, 4, 9), rnd(3, 9, 6)
-        # PyTorch 1.13's CPU baddbmm with alpha == 0 sometimes returns NaN (it reads memory it
-        # did not write), so the expected value is the composition beta * self + alpha * bmm.
-        want = torch.baddbmm(s3, b1, b2, beta=beta, alpha=alpha) if alpha != 0 else \
-            (beta * s3 + alpha * torch.bmm(b1, b2))
+        # PyTorch 1.13's CPU baddbmm with beta == 0 or alpha == 0 sometimes returns NaN: it scales
+        # memory it did not initialise. The expected value is then the composition
+        # beta * self + alpha * bmm (self ignored when beta == 0, as the op documents).
+        if beta != 0 and alpha != 0:
+            want = torch.baddbmm(s3, b1, b2, beta=beta, alpha=alpha)
+        elif beta == 0:
+            want = alpha * torch.bmm(b1, b2)
+        else:
+            want = (beta * s3 + alpha * torch.bmm(b1, b2))
         w.case("aten::baddbmm", [s3, b1, b2, beta, alpha], want, tol=1e-5)
     s, a, b = rnd(10, 20), rnd(10, 260), rnd(260, 20)
     w.case("aten::addmm", [s, a, b, 1, 1], torch.addmm(s, a, b), tol=1e-4)

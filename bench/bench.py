@@ -87,7 +87,7 @@ def prepare(name, factory, shapes):
     m = re.search(r"^arena bytes: (\d+)(?: \(live-set lower bound (\d+)\))?", info, re.M)
     exe = os.path.join(d, "driver")
     sh([CC] + CFLAGS + ["-I" + d, "-Wa,-I" + d, "-I" + os.path.join(ROOT, "runtime"), src,
-                        os.path.join(HERE, "driver.c"), os.path.join(BUILD, "libmcrt.a"), "-lm", "-o", exe])
+                        os.path.join(HERE, "driver.c"), os.path.join(BUILD, "libmcrt.a"), "-lm", "-lpthread", "-o", exe])
     return dict(name=name, factory=factory, shapes=shapes, dir=d, exe=exe, inputs=files,
                 flops=flops, arena=int(m.group(1)), bound=int(m.group(2) or m.group(1)),
                 compile_s=compile_s)
@@ -175,6 +175,7 @@ def bench_env(threads):
     env.pop("OPENBLAS_L2_SIZE", None)
     for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env[k] = str(threads)
+    env["MC_BENCH_THREADS"] = str(threads)  # driver.c: mc_set_num_threads
     return env
 
 
@@ -198,8 +199,9 @@ def main():
     fpath = os.path.join(OUT, "facts.json")
     with open(fpath, "w") as f:
         json.dump(facts, f)
-    lines = ["Machine: %s. mc: generated C built with `%s`; mc runs single-threaded "
-             "(no thread support yet), PyTorch %s with the thread count shown." %
+    lines = ["Machine: %s. mc: generated C built with `%s`, run with mc_set_num_threads(the "
+             "thread count shown: GEMMs split across threads, everything else on one); PyTorch %s "
+             "with the thread count shown." %
              (cpu_model(), " ".join(["cc"] + CFLAGS), __import__("torch").__version__), "",
              "| model | threads | mc | PyTorch frozen | mc/PyTorch | PyTorch optimize_for_inference "
              "| mc/ofi | mc GFLOP/s | mc peak RSS | arena (lower bound) | mc compile |",
@@ -219,7 +221,7 @@ def main():
             sys.stdout.flush()
     exe = os.path.join(OUT, "sgemm")
     sh([CC] + CFLAGS + ["-D_GNU_SOURCE", "-I" + os.path.join(ROOT, "compiler"),
-                        os.path.join(HERE, "sgemm.c"), "-lopenblas", "-lm", "-o", exe])
+                        os.path.join(HERE, "sgemm.c"), "-lopenblas", "-lm", "-lpthread", "-o", exe])
     sizes = ["256", "512", "1024"] + ([] if args.quick else ["2048"])
     lines += ["", "| sgemm n (1 thread) | mc kl_sgemm GFLOP/s | mc kconv_sgemm GFLOP/s | "
               "OpenBLAS GFLOP/s | mc/OpenBLAS |", "|---|---|---|---|---|"]

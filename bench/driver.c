@@ -6,7 +6,8 @@
  *   out      prints "out x0 x1 ..." (up to 8 leading elements of output 0, for a sanity check)
  *   quit
  * A long-lived process, so that bench.py can interleave it with PyTorch in one run without
- * paying process start-up or cold caches on every batch. Inputs are bound by copy once. */
+ * paying process start-up or cold caches on every batch. Inputs are bound by copy once.
+ * MC_BENCH_THREADS=N in the environment: mc_set_num_threads(m, N). */
 #define _POSIX_C_SOURCE 200809L
 #include "model.h"
 
@@ -30,6 +31,11 @@ static size_t drv_bytes(const DLTensor *t) {
 int main(int argc, char **argv) {
   mc_model *m = model_create();
   if (!m) return 3;
+  const char *nt = getenv("MC_BENCH_THREADS");
+  if (nt && mc_set_num_threads(m, atoi(nt))) {
+    fprintf(stderr, "driver: %s\n", mc_last_error(m));
+    return 2;
+  }
   int nin = mc_num_inputs(m);
   if (argc - 1 != nin) {
     fprintf(stderr, "driver: model has %d inputs, %d files given\n", nin, argc - 1);

@@ -57,6 +57,7 @@ struct mc_model {
   int64_t *dims;        /* shapes of in_info, out_info and outputs' strides, MC_MAX_DIMS each */
   size_t *in_bytes;     /* compact size of each input */
   int outputs_valid;
+  int nthreads;         /* mc_set_num_threads; 0: never set (1) */
   char err[MC_ERR_LEN];
 };
 
@@ -452,6 +453,24 @@ int mc_copy_input(const mc_model *m, int i, DLTensor *dst) {
 
 /* ---- running ------------------------------------------------------------------------------- */
 
+/* The thread count of the mc_run in progress on this thread, read by generated code through
+ * mc_runtime_num_threads (the mc_model_def ABI has no room for it). */
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__STDC_NO_THREADS__)
+static _Thread_local int mc_run_nthreads = 1;
+#else
+static int mc_run_nthreads = 1;
+#endif
+
+int mc_runtime_num_threads(void) { return mc_run_nthreads; }
+
+int mc_set_num_threads(mc_model *m, int n) {
+  if (!m) return MC_EINVAL;
+  if (n < 1) return mc_fail(m, MC_EINVAL, "mc_set_num_threads: thread count %d < 1", n);
+  m->nthreads = n;
+  mc_clear_error(m);
+  return MC_OK;
+}
+
 int mc_run(mc_model *m) {
   if (!m) return MC_EINVAL;
   const mc_model_def *def = m->def;
@@ -464,7 +483,11 @@ int mc_run(mc_model *m) {
   }
   for (int k = 0; k < def->num_outputs; k++) m->out[k] = NULL;
   char err[256] = {0};
-  if (def->run(m->in, m->arena, m->out, err) != 0) {
+  int saved_nthreads = mc_run_nthreads;
+  mc_run_nthreads = m->nthreads > 0 ? m->nthreads : 1;
+  int rc = def->run(m->in, m->arena, m->out, err);
+  mc_run_nthreads = saved_nthreads;
+  if (rc != 0) {
     err[sizeof err - 1] = '\0';
     return mc_fail(m, MC_ERUN, "mc_run: model '%s': %s", def->name ? def->name : "?",
                    err[0] ? err : "run failed without a message");

@@ -80,6 +80,10 @@ DLManagedTensor *mc_get_output_dlpack(mc_model *m, int i); /* caller owns; outli
 int mc_copy_input(const mc_model *m, int i, DLTensor *dst);
 const char *mc_last_error(const mc_model *m);
 int mc_input_is_mutated(const mc_model *m, int i);
+/* Threads the model's large float32 products (convolution, linear, matmul) may use in mc_run;
+ * n >= 1 (else MC_EINVAL), default 1. Generated code built without POSIX threads (tcc, `mc
+ * run`) ignores it; results do not depend on n. */
+int mc_set_num_threads(mc_model *m, int n);
 
 /* ---- for generated code only ---------------------------------------------------------------
  * Element type codes (dtype fields below) are mc's: 0 float32, 1 float64, 2 float16,
@@ -107,6 +111,9 @@ typedef struct mc_model_def {
 } mc_model_def;
 
 mc_model *mc_model_new(const mc_model_def *def); /* NULL on allocation failure */
+/* The thread count set by mc_set_num_threads on the model that this thread's mc_run is running
+ * (1 outside mc_run): run() reads it into its kernels' context. */
+int mc_runtime_num_threads(void);
 
 #ifdef __cplusplus
 }

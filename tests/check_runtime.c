@@ -152,6 +152,42 @@ static DLManagedTensor *test_dl_new(int ndim, int64_t d0, int64_t d1, float firs
 
 static float *test_dl_data(DLManagedTensor *t) { return ((test_dl *)t->manager_ctx)->data; }
 
+/* ---- mc_set_num_threads: what run() sees through mc_runtime_num_threads ---------------------- */
+
+static int threads_seen;
+static int run_threads(void *const *in, void *arena, void **out, char *err) {
+  threads_seen = mc_runtime_num_threads();
+  return run_identity(in, arena, out, err);
+}
+static const mc_model_def threads_def = {"threads", 1, 1, identity_in, identity_out, 0, run_threads};
+
+START_TEST(num_threads_reach_run_only_during_mc_run) {
+  mc_model *m = mc_model_new(&threads_def), *other = mc_model_new(&threads_def);
+  ck_assert_ptr_nonnull(m);
+  ck_assert_ptr_nonnull(other);
+  float buf[6] = {0};
+  int64_t shape[2] = {2, 3};
+  DLTensor x = tt(buf, F32, 2, shape, NULL);
+  ck_assert_int_eq(mc_set_input(m, 0, &x), MC_OK);
+  ck_assert_int_eq(mc_set_input(other, 0, &x), MC_OK);
+  ck_assert_int_eq(mc_run(m), MC_OK);
+  ck_assert_int_eq(threads_seen, 1); /* default */
+  ck_assert_int_eq(mc_set_num_threads(NULL, 2), MC_EINVAL);
+  ck_assert_int_eq(mc_set_num_threads(m, 0), MC_EINVAL);
+  ck_assert_str_ne(mc_last_error(m), "");
+  ck_assert_int_eq(mc_set_num_threads(m, -3), MC_EINVAL);
+  ck_assert_int_eq(mc_set_num_threads(m, 3), MC_OK);
+  ck_assert_str_eq(mc_last_error(m), "");
+  ck_assert_int_eq(mc_run(m), MC_OK);
+  ck_assert_int_eq(threads_seen, 3);
+  ck_assert_int_eq(mc_runtime_num_threads(), 1); /* restored after the run */
+  ck_assert_int_eq(mc_run(other), MC_OK);
+  ck_assert_int_eq(threads_seen, 1); /* per model */
+  mc_model_destroy(m);
+  mc_model_destroy(other);
+}
+END_TEST
+
 /* ---- seed 000: zero-copy inputs that are also outputs ---------------------------------------- */
 
 START_TEST(identity_zero_copy_reads_caller_buffer) {
@@ -730,6 +766,7 @@ static Suite *runtime_suite(void) {
   Suite *s = suite_create("runtime");
   TCase *tc = tcase_create("seed000");
   tcase_add_test(tc, identity_zero_copy_reads_caller_buffer);
+  tcase_add_test(tc, num_threads_reach_run_only_during_mc_run);
   tcase_add_test(tc, pair_zero_copy_output_is_current_input);
   tcase_add_test(tc, reshape_zero_copy_outputs_read_caller_buffer);
   tcase_add_test(tc, sgd_zero_copy_updates_caller_buffer);

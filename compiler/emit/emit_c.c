@@ -588,7 +588,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   }
   /* run function */
   fprintf(c, "\n/* ---- run ---- */\nstatic int %s_run(void *const *in, void *arena_, void **out, char *err) {\n", name);
-  fputs("  char *arena = (char *)arena_;\n  mck_ctx ctx;\n  memset(&ctx, 0, sizeof ctx);\n  ctx.nthreads = 1;\n", c);
+  fputs("  char *arena = (char *)arena_;\n  mck_ctx ctx;\n  memset(&ctx, 0, sizeof ctx);\n  ctx.nthreads = mc_runtime_num_threads();\n", c);
   fputs("  (void)arena;\n  (void)in;\n", c);
   for (int i = 0; i < top->nparams; i++) {
     const Value *v = top->params[i];

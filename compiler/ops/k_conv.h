@@ -256,6 +256,7 @@ typedef float kconv_vfu __attribute__((vector_size(KCONV_VW * 4), aligned(4)));
 typedef struct kconv_gemm_ws {
   float *ap; /* KCONV_MC * KCONV_KC */
   float *bp; /* KCONV_KC * KCONV_NC */
+  int nthreads; /* threads the product may use (<= 1: this one); see "threads" below */
 } kconv_gemm_ws;
 
 static inline void *kconv_aligned(size_t bytes) {
@@ -292,6 +293,7 @@ static inline int kconv_gemm_ws_init_for(kconv_gemm_ws *w, int64_t M, int64_t N,
   int64_t mc = kconv_min(KCONV_MC, (M + KCONV_MR - 1) / KCONV_MR * KCONV_MR);
   int64_t nc = kconv_min(KCONV_NC, (N + KCONV_NR - 1) / KCONV_NR * KCONV_NR);
   int64_t kc = kconv_max(1, kconv_min(KCONV_KC, K));
+  w->nthreads = 1;
   w->ap = kconv_scratch(0, kconv_max(mc, KCONV_MR) * kc);
   w->bp = kconv_scratch(1, kconv_max(nc, KCONV_NR) * kc);
   return w->ap && w->bp ? 0 : -1;
@@ -436,10 +438,8 @@ static inline void kconv_epi_tile(const kconv_epi *e, float *cp, int64_t rsc, in
   }
 }
 
-/* C = epi(alpha * A B + (over ? 0 : C)): `over` (overwrite) makes the first K block store
- * instead of accumulate, so C is never read (BLAS's beta == 0: a NaN in C does not propagate);
- * epi (may be NULL) runs on each tile while it is in L1. */
-static inline void kconv_sgemm_epi(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K,
+/* The serial core of kconv_sgemm_epi (below). */
+static inline void kconv_sgemm_run(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K,
                                    const float *A, int64_t rsa, int64_t csa, const float *B,
                                    int64_t rsb, int64_t csb, float *C, int64_t rsc, int64_t csc,
                                    float alpha, int over, const kconv_epi *epi) {
@@ -464,6 +464,185 @@ static inline void kconv_sgemm_epi(kconv_gemm_ws *w, int64_t M, int64_t N, int64
       }
     }
   }
+}
+
+/* ---- threads: the SGEMM split across a pool of POSIX threads ----------------------------------
+ * With w->nthreads > 1 and a product of at least KCONV_PAR_MIN multiply-adds, kconv_sgemm_epi
+ * cuts C into column (or, when C has more MR-row panels than NR-column ones, row) ranges whose
+ * widths are multiples of NR (MR), one per thread. Every element of C is still the same FMA
+ * chain over the same K blocks, so results are bitwise those of one thread. Threads come from a
+ * pool per translation unit, started on first use and kept (detached, parked on a condition
+ * variable); each has its own kconv_scratch. One parallel product at a time per pool: a caller
+ * that finds the pool busy (another thread's model, or a product nested in a worker) runs
+ * serially. A worker that cannot get its scratch leaves its range to the caller. The pool is
+ * rebuilt after fork(). Without POSIX threads (tcc: `mc run`, other targets, or -DMC_NO_THREADS)
+ * everything is serial. glibc declares what is used here under plain -std=c11, so nothing
+ * defines _POSIX_C_SOURCE (generated C includes <math.h> before this). */
+#if !defined(__TINYC__) && !defined(MC_NO_THREADS) && (defined(__unix__) || defined(__APPLE__))
+#define KCONV_THREADS 1
+#include <pthread.h>
+#endif
+#define KCONV_MAX_THREADS 64
+#define KCONV_PAR_MIN ((int64_t)1 << 21)
+
+typedef struct kconv_par {
+  kconv_gemm_ws *w0; /* the caller's workspace, for its own range */
+  int64_t M, N, K;
+  const float *A, *B;
+  int64_t rsa, csa, rsb, csb, rsc, csc;
+  float *C;
+  float alpha;
+  int over, split_n;
+  const kconv_epi *epi;
+  int64_t chunk; /* columns (split_n) or rows per task */
+  int failed[KCONV_MAX_THREADS];
+} kconv_par;
+
+static inline void kconv_par_task(kconv_par *p, int t, kconv_gemm_ws *w) {
+  int64_t total = p->split_n ? p->N : p->M, lo = t * p->chunk;
+  int64_t n = kconv_min(p->chunk, total - lo);
+  kconv_epi e, *ep = NULL;
+  if (n <= 0) return;
+  if (p->epi) {
+    e = *p->epi;
+    if (e.bias && e.bias_rows != p->split_n) e.bias += lo;
+    ep = &e;
+  }
+  if (p->split_n)
+    kconv_sgemm_run(w, p->M, n, p->K, p->A, p->rsa, p->csa, p->B + lo * p->csb, p->rsb, p->csb,
+                    p->C + lo * p->csc, p->rsc, p->csc, p->alpha, p->over, ep);
+  else
+    kconv_sgemm_run(w, n, p->N, p->K, p->A + lo * p->rsa, p->rsa, p->csa, p->B, p->rsb, p->csb,
+                    p->C + lo * p->rsc, p->rsc, p->csc, p->alpha, p->over, ep);
+}
+
+static inline void kconv_par_worker_task(void *arg, int t) {
+  kconv_par *p = (kconv_par *)arg;
+  kconv_gemm_ws w;
+  int64_t total = p->split_n ? p->N : p->M, n = kconv_min(p->chunk, total - t * p->chunk);
+  if (kconv_gemm_ws_init_for(&w, p->split_n ? p->M : n, p->split_n ? n : p->N, p->K)) {
+    p->failed[t] = 1;
+    return;
+  }
+  kconv_par_task(p, t, &w);
+}
+
+#ifdef KCONV_THREADS
+typedef struct kconv_pool {
+  pthread_mutex_t mu, busy;
+  pthread_cond_t go, done;
+  int nworkers, atfork;
+  unsigned long gen; /* bumped per job; a worker runs each job it has not seen */
+  int ntasks, pending;
+  void (*fn)(void *, int);
+  void *arg;
+} kconv_pool;
+
+static inline kconv_pool *kconv_pool_get(void) {
+  static kconv_pool pool = {.mu = PTHREAD_MUTEX_INITIALIZER,
+                            .busy = PTHREAD_MUTEX_INITIALIZER,
+                            .go = PTHREAD_COND_INITIALIZER,
+                            .done = PTHREAD_COND_INITIALIZER};
+  return &pool;
+}
+
+/* fork() keeps only the calling thread: the child starts a pool of its own. */
+static inline void kconv_pool_atfork_child(void) {
+  kconv_pool *p = kconv_pool_get();
+  pthread_mutex_t m0 = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t c0 = PTHREAD_COND_INITIALIZER;
+  p->mu = p->busy = m0;
+  p->go = p->done = c0;
+  p->nworkers = 0;
+  p->pending = 0;
+}
+
+static inline void *kconv_pool_worker(void *arg) {
+  kconv_pool *p = kconv_pool_get();
+  int id = (int)(intptr_t)arg;
+  unsigned long seen = 0;
+  pthread_mutex_lock(&p->mu);
+  for (;;) {
+    while (seen == p->gen) pthread_cond_wait(&p->go, &p->mu);
+    seen = p->gen;
+    if (id >= p->ntasks) continue;
+    void (*fn)(void *, int) = p->fn;
+    void *a = p->arg;
+    pthread_mutex_unlock(&p->mu);
+    fn(a, id);
+    pthread_mutex_lock(&p->mu);
+    if (--p->pending == 0) pthread_cond_signal(&p->done);
+  }
+  return NULL;
+}
+
+/* Runs fn(arg, t) for t in [0, n), t = 0 on the calling thread; returns how many tasks ran in
+ * parallel (1: none, the pool was busy or no thread could start; the caller runs the rest). */
+static inline int kconv_pool_run(int n, void (*fn)(void *, int), void *arg) {
+  kconv_pool *p = kconv_pool_get();
+  if (pthread_mutex_trylock(&p->busy)) return 1;
+  pthread_mutex_lock(&p->mu);
+  if (!p->atfork) p->atfork = pthread_atfork(NULL, NULL, kconv_pool_atfork_child) == 0;
+  while (p->nworkers < n - 1) {
+    pthread_t th;
+    if (pthread_create(&th, NULL, kconv_pool_worker, (void *)(intptr_t)(p->nworkers + 1))) break;
+    pthread_detach(th);
+    p->nworkers++;
+  }
+  if (n > p->nworkers + 1) n = p->nworkers + 1;
+  if (n > 1) {
+    p->fn = fn;
+    p->arg = arg;
+    p->ntasks = n;
+    p->pending = n - 1;
+    p->gen++;
+    pthread_cond_broadcast(&p->go);
+  }
+  pthread_mutex_unlock(&p->mu);
+  if (n > 1) {
+    fn(arg, 0);
+    pthread_mutex_lock(&p->mu);
+    while (p->pending > 0) pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+  }
+  pthread_mutex_unlock(&p->busy);
+  return n;
+}
+#endif
+
+static inline void kconv_par_task0(void *arg, int t) {
+  kconv_par *p = (kconv_par *)arg;
+  if (t == 0) kconv_par_task(p, 0, p->w0);
+  else kconv_par_worker_task(p, t);
+}
+
+/* C = epi(alpha * A B + (over ? 0 : C)): `over` (overwrite) makes the first K block store
+ * instead of accumulate, so C is never read (BLAS's beta == 0: a NaN in C does not propagate);
+ * epi (may be NULL) runs on each tile while it is in L1. Threaded as described above. */
+static inline void kconv_sgemm_epi(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K,
+                                   const float *A, int64_t rsa, int64_t csa, const float *B,
+                                   int64_t rsb, int64_t csb, float *C, int64_t rsc, int64_t csc,
+                                   float alpha, int over, const kconv_epi *epi) {
+#ifdef KCONV_THREADS
+  int64_t nt = kconv_min(w->nthreads, KCONV_MAX_THREADS);
+  if (nt > 1 && M * N * K >= KCONV_PAR_MIN) {
+    int64_t nb = (N + KCONV_NR - 1) / KCONV_NR, mb = (M + KCONV_MR - 1) / KCONV_MR;
+    int split_n = nb >= mb;
+    int64_t units = split_n ? nb : mb, step = split_n ? KCONV_NR : KCONV_MR;
+    nt = kconv_min(nt, kconv_min(units, M * N * K / (KCONV_PAR_MIN / 2)));
+    if (nt > 1) {
+      kconv_par p = {w, M, N, K, A, B, rsa, csa, rsb, csb, rsc, csc, C, alpha, over, split_n,
+                     epi, (units + nt - 1) / nt * step, {0}};
+      int ntasks = (int)(((split_n ? N : M) + p.chunk - 1) / p.chunk);
+      int ran = kconv_pool_run(ntasks, kconv_par_task0, &p);
+      if (ran == 1) kconv_par_task(&p, 0, w);
+      for (int t = 1; t < ntasks; t++)
+        if (t >= ran || p.failed[t]) kconv_par_task(&p, t, w);
+      return;
+    }
+  }
+#endif
+  kconv_sgemm_run(w, M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, alpha, over, epi);
 }
 
 static inline void kconv_sgemm_ex(kconv_gemm_ws *w, int64_t M, int64_t N, int64_t K,
@@ -697,7 +876,7 @@ static inline int kconv_conv_f32(mck_ctx *c, const char *op, const kconv_geom *g
   float *xo, *wo, *bo = NULL, *col = NULL;
   const float *x = kconv_as_f32(xt, &xo), *w = kconv_as_f32(wt, &wo), *b = NULL;
   float *y = (float *)yt->data + yt->offset;
-  kconv_gemm_ws ws = {NULL, NULL};
+  kconv_gemm_ws ws = {NULL, NULL, 1};
   int rc = 0;
   if (bt) b = kconv_as_f32(bt, &bo);
   int64_t P = kconv_prod3(g->out), IP = kconv_prod3(g->in), K = kconv_prod3(g->k);
@@ -711,6 +890,7 @@ static inline int kconv_conv_f32(mck_ctx *c, const char *op, const kconv_geom *g
     if (g->transposed ? kconv_gemm_ws_init_for(&ws, mg * K, IP, cg)
                       : kconv_gemm_ws_init_for(&ws, mn, mn, cg * K))
       goto oom;
+    ws.nthreads = c->nthreads;
     if (!one) {
       col = kconv_scratch(2, g->transposed ? mg * K * IP : cg * K * P);
       if (!col) goto oom;

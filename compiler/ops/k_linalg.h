@@ -103,10 +103,12 @@ static inline int kl_sgemv(int64_t n, int64_t kdim, float alpha, const float *a,
 }
 
 /* C = alpha * A @ B + beta * C for float32 with arbitrary element strides, on the blocked,
- * packed, register-tiled core of k_conv.h (kconv_sgemm_ex). -1 on OOM. */
-static inline int kl_sgemm(int64_t m, int64_t n, int64_t kdim, float alpha, const float *a,
-                           int64_t sam, int64_t sak, const float *b, int64_t sbk, int64_t sbn,
-                           float beta, float *cp, int64_t scm, int64_t scn) {
+ * packed, register-tiled core of k_conv.h (kconv_sgemm_ex), with up to nthreads threads. -1 on
+ * OOM. */
+static inline int kl_sgemm_nt(int nthreads, int64_t m, int64_t n, int64_t kdim, float alpha,
+                              const float *a, int64_t sam, int64_t sak, const float *b,
+                              int64_t sbk, int64_t sbn, float beta, float *cp, int64_t scm,
+                              int64_t scn) {
   if (m == 0 || n == 0) return 0;
   if (kdim == 0) {
     for (int64_t i = 0; i < m; i++)
@@ -124,9 +126,16 @@ static inline int kl_sgemm(int64_t m, int64_t n, int64_t kdim, float alpha, cons
   if (beta != 0.0f && beta != 1.0f)
     for (int64_t i = 0; i < m; i++)
       for (int64_t j = 0; j < n; j++) cp[i * scm + j * scn] *= beta;
+  ws.nthreads = nthreads;
   kconv_sgemm_ex(&ws, m, n, kdim, a, sam, sak, b, sbk, sbn, cp, scm, scn, alpha, beta == 0.0f);
   kconv_gemm_ws_free(&ws);
   return 0;
+}
+
+static inline int kl_sgemm(int64_t m, int64_t n, int64_t kdim, float alpha, const float *a,
+                           int64_t sam, int64_t sak, const float *b, int64_t sbk, int64_t sbn,
+                           float beta, float *cp, int64_t scm, int64_t scn) {
+  return kl_sgemm_nt(1, m, n, kdim, alpha, a, sam, sak, b, sbk, sbn, beta, cp, scm, scn);
 }
 
 /* Generic strided GEMM on one matrix of each operand (element offsets ao, bo, co). */
@@ -216,9 +225,10 @@ static inline int kl_matmul_batched(mck_ctx *c, const char *op, int nb, const in
   mck_iter_init(&it, nb, bshape, 3, st, base);
   for (int64_t k = 0; k < bt; k++, mck_iter_next(&it)) {
     if (f32) {
-      if (kl_sgemm(m, n, kdim, (float)alpha, (const float *)A->t->data + it.off[0], A->sr, A->sc,
-                   (const float *)B->t->data + it.off[1], B->sr, B->sc, (float)beta,
-                   (float *)C->data + it.off[2], Cs->sr, Cs->sc))
+      if (kl_sgemm_nt(c->nthreads, m, n, kdim, (float)alpha,
+                      (const float *)A->t->data + it.off[0], A->sr, A->sc,
+                      (const float *)B->t->data + it.off[1], B->sr, B->sc, (float)beta,
+                      (float *)C->data + it.off[2], Cs->sr, Cs->sc))
         return mck_fail(c, "%s: out of memory", op);
     } else {
       kl_gemm_generic(m, n, kdim, alpha, A->t, it.off[0], A->sr, A->sc, B->t, it.off[1], B->sr,

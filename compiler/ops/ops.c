@@ -143,7 +143,7 @@ static int resolve_block(Block *b, Diag *d) {
         diag_error(d, n->loc, "'%s' takes %d to %d inputs, got %d", n->kind, op->min_inputs,
                    op->max_inputs, n->ninputs);
       errs++;
-    } else if (!(op->flags & OPF_STRUCTURAL) && schema_outputs(op->schema) >= 0 &&
+    } else if (schema_outputs(op->schema) >= 0 &&
                n->noutputs != schema_outputs(op->schema)) {
       diag_error(d, n->loc, "'%s' has %d outputs, got %d", n->kind, schema_outputs(op->schema), n->noutputs);
       errs++;

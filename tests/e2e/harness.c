@@ -6,7 +6,8 @@
  * model expects (mc_input_info). Writes OUTDIR/output_K.bin for each output and
  * OUTDIR/input_K.bin with the final value of each input (to compare in-place updates), and
  * OUTDIR/shapes.txt ("output K dtype d0 d1 ..."). Runs the model twice to check that a second
- * run with rebound inputs gives the same answer. */
+ * run with rebound inputs gives the same answer. MC_E2E_THREADS=N in the environment runs the
+ * model with mc_set_num_threads(m, N). */
 #include "model.h"
 
 #include <stdio.h>
@@ -64,6 +65,11 @@ int main(int argc, char **argv) {
   mc_model *m = model_create();
   if (!m) return 3;
   int nin = mc_num_inputs(m), nout = mc_num_outputs(m);
+  const char *nt = getenv("MC_E2E_THREADS");
+  if (nt && mc_set_num_threads(m, atoi(nt))) {
+    fprintf(stderr, "harness: mc_set_num_threads(%s): %s\n", nt, mc_last_error(m));
+    return 4;
+  }
   if (argc - 3 != nin) {
     fprintf(stderr, "harness: model has %d inputs, %d files given\n", nin, argc - 3);
     return 2;

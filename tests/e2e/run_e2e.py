@@ -117,7 +117,7 @@ def check_case(case):
         return ["compile: mc exited %d:\n%s" % (r.returncode, r.stdout)]
     exe = os.path.join(d, "harness")
     flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-I" + d, "-Wa,-I" + d, "-I" + os.path.join(ROOT, "runtime")]
-    r = run([CC] + flags + SAN + [src, os.path.join(HERE, "harness.c"), os.path.join(BUILD, "libmcrt.a"), "-lm", "-o", exe])
+    r = run([CC] + flags + SAN + [src, os.path.join(HERE, "harness.c"), os.path.join(BUILD, "libmcrt.a"), "-lm", "-lpthread", "-o", exe])
     if r.returncode != 0:
         return ["cc: %s" % r.stdout[-3000:]]
     if case.get("clang", True) and not SAN:
@@ -131,16 +131,22 @@ def check_case(case):
         x.contiguous().numpy().tofile(p)
         files.append(p)
     errors = []
-    for mode in case.get("modes", ["copy", "zerocopy", "dlpack"]):
-        od = os.path.join(d, mode)
+    runs = [(mode, nt) for nt in case.get("threads", [None]) for mode in case.get("modes", ["copy", "zerocopy", "dlpack"])]
+    for mode, nt in runs:
+        od = os.path.join(d, mode if nt is None else "%s_t%d" % (mode, nt))
         os.makedirs(od, exist_ok=True)
-        r = run([exe, mode, od] + files)
+        env = dict(os.environ)
+        label = mode
+        if nt is not None:
+            env["MC_E2E_THREADS"] = str(nt)
+            label = "%s, %d threads" % (mode, nt)
+        r = run([exe, mode, od] + files, env=env)
         if r.returncode != 0:
-            errors.append("%s: harness exited %d: %s" % (mode, r.returncode, r.stdout[-2000:]))
+            errors.append("%s: harness exited %d: %s" % (label, r.returncode, r.stdout[-2000:]))
             continue
         shapes = [l.split() for l in open(os.path.join(od, "shapes.txt")).read().splitlines()]
         if len(shapes) != len(want):
-            errors.append("%s: %d outputs, PyTorch %d" % (mode, len(shapes), len(want)))
+            errors.append("%s: %d outputs, PyTorch %d" % (label, len(shapes), len(want)))
             continue
         for k, (w, s) in enumerate(zip(want, shapes)):
             code, bits = map(int, s[2].split(":"))
@@ -149,12 +155,19 @@ def check_case(case):
             atol = case["scale_tol"] * float(np.abs(w).max()) if "scale_tol" in case else case.get("atol", 1e-6)
             msg = close(got, w, case.get("rtol", 1e-5), atol)
             if msg:
-                errors.append("%s: output %d %s" % (mode, k, msg))
+                errors.append("%s: output %d %s" % (label, k, msg))
         for i, w in enumerate(want_inputs):
             got = np.fromfile(os.path.join(od, "input_%d.bin" % i), dtype=w.dtype).reshape(w.shape)
             msg = close(got, w, case.get("rtol", 1e-5), case.get("atol", 1e-6))
             if msg:
-                errors.append("%s: final value of input %d %s" % (mode, i, msg))
+                errors.append("%s: final value of input %d %s" % (label, i, msg))
+    # threads split whole output tiles, each computed as on one thread: bitwise equal
+    for mode, nt in runs[1:] if "threads" in case else []:
+        a, b = os.path.join(d, "%s_t%d" % (runs[0][0], runs[0][1])), os.path.join(d, "%s_t%d" % (mode, nt))
+        for k in range(len(want)):
+            fa, fb = os.path.join(a, "output_%d.bin" % k), os.path.join(b, "output_%d.bin" % k)
+            if os.path.exists(fa) and os.path.exists(fb) and open(fa, "rb").read() != open(fb, "rb").read():
+                errors.append("%s, %d threads: output %d differs bitwise from %s, %d threads" % (mode, nt, k, runs[0][0], runs[0][1]))
     return errors
 
 

@@ -154,6 +154,8 @@ case("ts_tensor_result_declared_int.txt", ts("  %a : int = prim::Constant[value=
 case("ts_factory_result_declared_float.txt", ts("  %a : int = prim::Constant[value=2]()\n  %n : NoneType = prim::Constant()\n"
                                                 "  %s : int[] = prim::ListConstruct(%a)\n"
                                                 "  %y : float = aten::zeros(%s, %n, %n, %n, %n)\n  return (%y)\n"))
+case("ts_constant_no_output.txt", ts("  = prim::Constant[value=1]()\n  return (%x)\n"))
+case("ts_constant_two_outputs.txt", ts("  %a : int, %b : int = prim::Constant[value=1]()\n  return (%x)\n"))
 case("ts_matmul_shapes.txt", ts("  %y : Tensor = aten::matmul(%x, %x)\n  return (%y)\n"))
 case("ts_declared_shape_wrong.txt", ts("  %y : Float(3, 2, strides=[2, 1], requires_grad=0, device=cpu) = aten::relu(%x)\n  return (%y)\n"))
 case("ts_unterminated_string.txt", ts('  %s : str = prim::Constant[value="abc]()\n  return (%s)\n'))

@@ -1715,32 +1715,31 @@ static inline int ks_Bool(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
 }
 
 /* aten::ScalarImplicit(Tensor a) -> Scalar of the tensor's category */
-/* aten::item: the value of a one-element tensor of any rank, as a number of its dtype's kind. */
-static inline int ks_item_op(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  (void)nout, (void)nin;
+/* The value of a one-element tensor as a number of its dtype's kind (MCK_UNKNOWN in meta mode). */
+static inline int ks_scalar_out(mck_ctx *c, const char *op, mck_arg *out, const mck_arg *in) {
   int k;
   int64_t i;
   double f;
-  if (ks_item(c, "aten::item", &in[0], &k, &i, &f)) return -1;
+  if (ks_item(c, op, &in[0], &k, &i, &f)) return -1;
   out[0].kind = k ? k : MCK_UNKNOWN;
   if (k == MCK_FLOAT) out[0].u.f = f;
   else out[0].u.i = i;
   return 0;
 }
 
+/* aten::item: any one-element tensor. */
+static inline int ks_item_op(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  return ks_scalar_out(c, "aten::item", out, in);
+}
+
+/* aten::ScalarImplicit: a 0-dim tensor only. */
 static inline int ks_ScalarImplicit(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
                                     int nin) {
   (void)nout, (void)nin;
-  int k;
-  int64_t i;
-  double f;
   if (in[0].kind == MCK_TENSOR && in[0].u.t->ndim != 0)
     return mck_fail(c, "aten::ScalarImplicit: expected a 0-dim tensor, got %d dims", in[0].u.t->ndim);
-  if (ks_item(c, "aten::ScalarImplicit", &in[0], &k, &i, &f)) return -1;
-  out[0].kind = k ? k : MCK_UNKNOWN;
-  if (k == MCK_FLOAT) out[0].u.f = f;
-  else out[0].u.i = i;
-  return 0;
+  return ks_scalar_out(c, "aten::ScalarImplicit", out, in);
 }
 
 /* prim::NumToTensor(Scalar a) -> 0-dim tensor: int -> int64, float -> float64, bool -> bool */

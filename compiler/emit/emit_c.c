@@ -10,6 +10,7 @@
 #include "emit.h"
 
 #include "ops/ops.h"
+#include "ops/k_conv.h" /* kconv_conv_prepack: weights packed here as the kernel reads them */
 #include "passes/pass.h"
 
 #include <ctype.h>
@@ -26,7 +27,18 @@ typedef struct Emitter {
   int errs;
   size_t blob_bytes; /* bytes written to o->blob so far */
   size_t *blob_off;  /* by value id: offset in the blob + 1, 0 = inline */
+  struct Prepack *pk; /* by value id of a convolution's output: its weight, prepacked */
 } Emitter;
+
+/* A convolution or linear weight packed at compile time into the GEMM's canonical panels (k_conv.h
+ * kconv_conv_prepack), handed to the kernel through ctx.pack. The kernel checks kind and sizes
+ * against its own plan and falls back to the plain weight on any mismatch. */
+typedef struct Prepack {
+  int kind;            /* 0: none; conv: 1 A panels of W, 2 B panels of W^T (kconv_conv_ct);
+                          linear: 3 B panels of W^T */
+  int64_t m, k, g;     /* output channels (features) per group, K per group, groups */
+  size_t blob_off;     /* offset in the blob + 1, 0 = inline array pk_<id> */
+} Prepack;
 
 static const char *mck_dtype_macro(DType t) {
   static const char *const nm[DT_COUNT] = {"MCK_F32", "MCK_F64", "MCK_F16", "MCK_BF16", "MCK_I64",
@@ -66,22 +78,36 @@ static const char *ctype_of(DType t) {
   }
 }
 
+/* Writes nbytes of data to the blob (64-byte aligned) when it is on and the data is large
+ * enough; returns its offset + 1 there, or 0 when the caller must emit it inline. */
+static size_t emit_blob_data(Emitter *e, const char *what, const void *data, size_t nbytes) {
+  if (!e->o->blob || nbytes < e->o->blob_threshold || nbytes == 0) return 0;
+  static const char zeros[64];
+  size_t pad = (64 - e->blob_bytes % 64) % 64;
+  if (pad) fwrite(zeros, 1, pad, e->o->blob);
+  e->blob_bytes += pad;
+  fwrite(data, 1, nbytes, e->o->blob);
+  fprintf(e->c, "/* %s: %zu bytes at offset %zu of %s */\n", what, nbytes, e->blob_bytes, e->o->blob_name);
+  e->blob_bytes += nbytes;
+  return e->blob_bytes - nbytes + 1;
+}
+
+static void emit_data_array(Emitter *e, const char *sym, const char *what, const IrTensor *t);
+
 static void emit_constant_data(Emitter *e, const Value *v, const IrTensor *t) {
+  char what[160], sym[32];
+  snprintf(what, sizeof what, "%%%s", v->name);
+  snprintf(sym, sizeof sym, "c_%d", v->id);
+  e->blob_off[v->id] = emit_blob_data(e, what, t->data, t->nbytes);
+  if (!e->blob_off[v->id]) emit_data_array(e, sym, what, t);
+}
+
+/* static const <ctype> sym[] = {...}; the elements of t as exact C literals. */
+static void emit_data_array(Emitter *e, const char *sym, const char *what, const IrTensor *t) {
   FILE *f = e->c;
-  if (e->o->blob && t->nbytes >= e->o->blob_threshold && t->nbytes > 0) {
-    static const char zeros[64];
-    size_t pad = (64 - e->blob_bytes % 64) % 64;
-    if (pad) fwrite(zeros, 1, pad, e->o->blob);
-    e->blob_bytes += pad;
-    fwrite(t->data, 1, t->nbytes, e->o->blob);
-    e->blob_off[v->id] = e->blob_bytes + 1;
-    fprintf(f, "/* %%%s: %zu bytes at offset %zu of %s */\n", v->name, t->nbytes, e->blob_bytes, e->o->blob_name);
-    e->blob_bytes += t->nbytes;
-    return;
-  }
   size_t es = ir_dtype_size(t->dtype);
   size_t n = es ? t->nbytes / es : 0;
-  fprintf(f, "/* %%%s */\nstatic _Alignas(64) const %s c_%d[%zu] = {", v->name, ctype_of(t->dtype), v->id, n ? n : 1);
+  fprintf(f, "/* %s */\nstatic _Alignas(64) const %s %s[%zu] = {", what, ctype_of(t->dtype), sym, n ? n : 1);
   if (n == 0) fputs("0", f);
   for (size_t i = 0; i < n; i++) {
     if (i % 8 == 0) fputs("\n  ", f);
@@ -116,6 +142,122 @@ static void emit_constant_data(Emitter *e, const Value *v, const IrTensor *t) {
     fputs(i + 1 < n ? "," : "", f);
   }
   fputs("\n};\n", f);
+}
+
+/* ---- prepacked convolution weights ----------------------------------------------------- */
+/* The prepacking plan of node n (kind 0: none) and its weight's data: a non-transposed float32
+ * convolution with a constant weight that runs on the GEMM (not the direct depthwise loop),
+ * with the product the kernel will choose for its statically known output size. */
+static Prepack conv_prepack_plan(const Node *n, const IrTensor **wt) {
+  Prepack p = {0};
+  int gidx = 6;
+  if (ir_node_is(n, "aten::linear") || ir_node_is(n, "mc::linear_act")) {
+    /* linear: W^T as canonical B panels, for the GEMM and the one-row products alike */
+    if (n->ninputs < 2 || n->noutputs < 1) return p;
+    const Attr *wa = ir_constant_attr(n->inputs[1]);
+    const Type *xt = n->inputs[0]->type;
+    if (!wa || wa->kind != ATTR_TENSOR || !wa->t || !wa->t->data || wa->t->dtype != DT_F32 ||
+        wa->t->ndim != 2 || wa->t->shape[0] < 1 || wa->t->shape[1] < 1 ||
+        wa->t->nbytes != (size_t)(wa->t->shape[0] * wa->t->shape[1]) * 4 ||
+        xt->kind != TY_TENSOR || xt->dtype != DT_F32)
+      return p;
+    p.kind = 3;
+    p.m = wa->t->shape[0];
+    p.k = wa->t->shape[1];
+    p.g = 1;
+    *wt = wa->t;
+    return p;
+  }
+  if (ir_node_is(n, "aten::_convolution")) {
+    const Attr *tr = n->ninputs > 6 ? ir_constant_attr(n->inputs[6]) : NULL;
+    if (!tr || (tr->kind != ATTR_BOOL && tr->kind != ATTR_INT) || tr->i) return p;
+    gidx = 8;
+  } else if (!ir_node_is(n, "aten::conv1d") && !ir_node_is(n, "aten::conv2d") &&
+             !ir_node_is(n, "aten::conv3d") && !ir_node_is(n, "aten::_convolution_mode") &&
+             !ir_node_is(n, "mc::conv_act")) {
+    return p;
+  }
+  if (n->ninputs < 2 || n->noutputs < 1) return p;
+  const Type *xt = n->inputs[0]->type, *yt = n->outputs[0]->type;
+  const Attr *wa = ir_constant_attr(n->inputs[1]);
+  if (!wa || wa->kind != ATTR_TENSOR || !wa->t || !wa->t->data) return p;
+  const IrTensor *w = wa->t;
+  int nsp = w->ndim - 2;
+  int64_t numel = 1;
+  for (int i = 0; i < w->ndim; i++) numel *= w->shape[i] > 0 ? w->shape[i] : 0;
+  if (w->dtype != DT_F32 || nsp < 1 || nsp > 3 || numel == 0 || w->nbytes != (size_t)numel * 4) return p;
+  if (xt->kind != TY_TENSOR || xt->dtype != DT_F32 || yt->kind != TY_TENSOR || yt->ndim < nsp + 1) return p;
+  int64_t G = 1;
+  if (n->ninputs > gidx) {
+    const Attr *ga = ir_constant_attr(n->inputs[gidx]);
+    if (!ga || ga->kind != ATTR_INT) return p;
+    G = ga->i;
+  }
+  int64_t Cout = w->shape[0], cg = w->shape[1], K = 1, P = 1;
+  if (G < 1 || Cout % G || cg < 1) return p;
+  for (int i = 2; i < w->ndim; i++) K *= w->shape[i];
+  for (int i = yt->ndim - nsp; i < yt->ndim; i++) {
+    if (yt->shape[i] < 1) return p;
+    P *= yt->shape[i];
+  }
+  int64_t mg = Cout / G;
+  if (mg < 1 || K < 1 || (cg == 1 && mg <= 4)) return p; /* the direct loop has no GEMM */
+  p.kind = kconv_conv_ct(P, mg) ? 2 : 1;
+  p.m = mg;
+  p.k = cg * K;
+  p.g = G;
+  *wt = w;
+  return p;
+}
+
+/* Packs and emits the weight of every convolution that has a plan (blob or pk_<id>). */
+static void emit_prepacked(Emitter *e) {
+  for (int k = 0; k < e->plan.nnodes; k++) {
+    const Node *n = e->plan.order[k];
+    const IrTensor *w = NULL;
+    Prepack p = conv_prepack_plan(n, &w);
+    if (!p.kind) continue;
+    int64_t nf = p.kind == 3 ? kconv_prepack_b_size(p.k, p.m) : kconv_conv_prepack_size(p.kind == 2, p.g, p.m, p.k);
+    float *src = malloc(w->nbytes), *dst = malloc((size_t)nf * sizeof(float));
+    if (!src || !dst) {
+      free(src);
+      free(dst);
+      continue; /* the kernel packs at run time instead */
+    }
+    memcpy(src, w->data, w->nbytes);
+    if (p.kind == 3) kconv_prepack_b(p.k, p.m, src, 1, p.k, dst);
+    else kconv_conv_prepack(p.kind == 2, p.g, p.m, p.k, src, dst);
+    const Value *v = n->outputs[0];
+    char what[160], sym[32];
+    snprintf(what, sizeof what, "weight of %%%s, packed for the GEMM", v->name);
+    snprintf(sym, sizeof sym, "pk_%d", v->id);
+    p.blob_off = emit_blob_data(e, what, dst, (size_t)nf * sizeof(float));
+    if (!p.blob_off) {
+      IrTensor t = {.dtype = DT_F32, .ndim = 1, .shape = {nf}, .data = dst, .nbytes = (size_t)nf * sizeof(float)};
+      emit_data_array(e, sym, what, &t);
+    }
+    e->pk[v->id] = p;
+    free(src);
+    free(dst);
+  }
+}
+
+/* Whether every use of constant v is the weight of a prepacked convolution: then its own data
+ * is never read and is not emitted (the tensor keeps its shape, with no data). */
+static bool only_prepacked_uses(const Emitter *e, const Value *v) {
+  if (!e->pk) return false;
+  int packed = 0;
+  for (int k = 0; k < e->plan.nnodes; k++) {
+    const Node *n = e->plan.order[k];
+    for (int i = 0; i < n->ninputs; i++) {
+      if (n->inputs[i] != v) continue;
+      /* a linear's kernel may still read W (strided inputs take its generic path) */
+      int kind = n->noutputs > 0 ? e->pk[n->outputs[0]->id].kind : 0;
+      if (i != 1 || (kind != 1 && kind != 2)) return false;
+      packed++;
+    }
+  }
+  return packed > 0 && packed == ir_count_uses(e->g, v);
 }
 
 /* ---- descriptors ------------------------------------------------------------------------- */
@@ -267,7 +409,15 @@ static void emit_call(Emitter *e, const Node *n, const OpDef *op, const Value *c
     else fprintf(f, "s_%d", v->id);
   }
   if (!n->noutputs) fputs("{MCK_NONE, 0, {.i = 0}}", f);
-  fprintf(f, "};\n    if (%s(&ctx, out_, %d, in_, %d)) return mc_fail_(err, &ctx, ", op->kernel_name, n->noutputs, nin);
+  fputs("};\n", f);
+  const Prepack *pk = n->noutputs > 0 && e->pk ? &e->pk[n->outputs[0]->id] : NULL;
+  if (pk && pk->kind) {
+    if (pk->blob_off) fprintf(f, "    ctx.pack = (const float *)(void *)(%s_weights_ + %zu);\n", e->o->name, pk->blob_off - 1);
+    else fprintf(f, "    ctx.pack = pk_%d;\n", n->outputs[0]->id);
+    fprintf(f, "    ctx.pack_kind = %d;\n    ctx.pack_m = %lld;\n    ctx.pack_k = %lld;\n    ctx.pack_g = %lld;\n", pk->kind,
+            (long long)pk->m, (long long)pk->k, (long long)pk->g);
+  }
+  fprintf(f, "    if (%s(&ctx, out_, %d, in_, %d)) return mc_fail_(err, &ctx, ", op->kernel_name, n->noutputs, nin);
   put_loc_string(e, n);
   fputs(");\n", f);
   for (int i = 0; i < n->noutputs; i++)
@@ -559,11 +709,13 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
         c);
   /* constants */
   fputs("/* ---- constants ---- */\n", c);
+  e.pk = calloc((size_t)g->next_value_id + 1, sizeof *e.pk);
+  if (e.pk) emit_prepacked(&e);
   for (int k = 0; k < e.plan.nnodes; k++) {
     const Node *n = e.plan.order[k];
     if (!ir_node_is(n, "prim::Constant")) continue;
     const Attr *a = ir_node_attr(n, "value");
-    if (a && a->kind == ATTR_TENSOR && ir_count_uses(g, n->outputs[0]) > 0) {
+    if (a && a->kind == ATTR_TENSOR && ir_count_uses(g, n->outputs[0]) > 0 && !only_prepacked_uses(&e, n->outputs[0])) {
       if (!a->t || !a->t->data) {
         diag_error(d, n->loc, "constant %%%s has no data", n->outputs[0]->name);
         e.errs++;
@@ -606,7 +758,9 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     if (!ir_node_is(n, "prim::Constant") || n->outputs[0]->type->kind != TY_TENSOR) continue;
     if (ir_count_uses(g, n->outputs[0]) == 0) continue;
     char data[128];
-    if (e.blob_off[n->outputs[0]->id])
+    if (only_prepacked_uses(&e, n->outputs[0]))
+      snprintf(data, sizeof data, "NULL");
+    else if (e.blob_off[n->outputs[0]->id])
       snprintf(data, sizeof data, "(void *)(%s_weights_ + %zu)", name, e.blob_off[n->outputs[0]->id] - 1);
     else
       snprintf(data, sizeof data, "(void *)c_%d", n->outputs[0]->id);
@@ -663,6 +817,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   fprintf(c, "mc_model *%s_create(void) { return mc_model_new(&%s_def); }\n", name, name);
   free(scalar_slot);
   free(e.blob_off);
+  free(e.pk);
   plan_free(&e.plan);
   return e.errs;
 }

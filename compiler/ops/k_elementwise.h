@@ -11,8 +11,10 @@
  *   - an in-place twin (add_, relu_, ...) computes like its functional op, checks that the
  *     result can be cast to self's dtype and that the broadcast shape is self's shape, writes
  *     through self's strides, and returns self (out[0] aliases in[0]);
- *   - floats compute in double and round once on store; integers compute in int64 with
- *     wrap-around (no signed overflow in C);
+ *   - floats compute in double and round once on store, except float32 exp, erf, sigmoid,
+ *     tanh, silu, gelu and hardswish: k_act.h's float32 math (vectorised, a few ULP, as
+ *     PyTorch's own float kernels), shared with the fused activations; integers compute in
+ *     int64 with wrap-around (no signed overflow in C);
  *   - a Scalar operand may be MCK_INT, MCK_FLOAT or MCK_BOOL_ARG; in meta mode an MCK_UNKNOWN
  *     whose `n` holds the kind it will have (MCK_INT/MCK_FLOAT/MCK_BOOL_ARG, or 0 if not known).
  *
@@ -316,6 +318,67 @@ static inline void mck_ew_row_f32(int op, float *o, int64_t so, const float *a, 
   }
 }
 
+struct mck_ew_par;
+static inline void mck_ew_un_row_f32(int op, float *po, const float *px, int64_t n,
+                                     const struct mck_ew_par *p);
+
+/* A flat float32 loop over n contiguous elements (unary op, binary op, or mc::add_act's add
+ * then activation in 2048-element blocks), split into ranges across threads (k_conv.h's pool)
+ * when n >= MCK_EW_PAR_MIN and c->nthreads > 1. Every element is computed as on one thread, so
+ * results do not depend on the thread count. */
+#define MCK_EW_PAR_MIN ((int64_t)1 << 16)
+enum { MCK_EW_JOB_UNARY, MCK_EW_JOB_BINARY, MCK_EW_JOB_ADD_ACT };
+typedef struct mck_ew_job {
+  int kind, op, act;
+  float *o;
+  const float *a, *b;
+  double alpha, lo, hi;
+  const struct mck_ew_par *p;
+  int64_t n, chunk;
+} mck_ew_job;
+
+static inline void mck_ew_job_range(const mck_ew_job *j, int64_t k0, int64_t m) {
+  if (j->kind == MCK_EW_JOB_UNARY) {
+    mck_ew_un_row_f32(j->op, j->o + k0, j->a + k0, m, j->p);
+  } else if (j->kind == MCK_EW_JOB_BINARY) {
+    mck_ew_row_f32(j->op, j->o + k0, 1, j->a + k0, 1, j->b + k0, 1, m, j->alpha);
+  } else { /* the add, then the activation on the block while it is in L1 */
+    for (int64_t k = k0; k < k0 + m; k += 2048) {
+      int64_t q = k0 + m - k < 2048 ? k0 + m - k : 2048;
+      mck_ew_row_f32(MCK_EW_ADD, j->o + k, 1, j->a + k, 1, j->b + k, 1, q, j->alpha);
+      kconv_act_run(j->act, j->lo, j->hi, j->o + k, q, 1);
+    }
+  }
+}
+static inline void mck_ew_job_task(void *arg, int t) {
+  const mck_ew_job *j = (const mck_ew_job *)arg;
+  int64_t k0 = t * j->chunk;
+  if (k0 < j->n) mck_ew_job_range(j, k0, j->n - k0 < j->chunk ? j->n - k0 : j->chunk);
+}
+/* Runs job j; `overlap`: the output shares storage with an input at another offset, so the
+ * ranges must run in order (serially). */
+static inline void mck_ew_job_run(mck_ctx *c, mck_ew_job *j, int overlap) {
+  j->chunk = j->n;
+#ifdef KCONV_THREADS
+  int64_t nt = c->nthreads < KCONV_MAX_THREADS ? c->nthreads : KCONV_MAX_THREADS;
+  if (nt > j->n / (MCK_EW_PAR_MIN / 2)) nt = j->n / (MCK_EW_PAR_MIN / 2);
+  if (nt > 1 && !overlap) {
+    j->chunk = ((j->n + nt - 1) / nt + 2047) / 2048 * 2048; /* whole add_act blocks */
+    int ntasks = (int)((j->n + j->chunk - 1) / j->chunk);
+    int ran = ntasks > 1 ? kconv_pool_run(ntasks, mck_ew_job_task, j) : 1;
+    for (int t = ran > 1 ? ran : 0; t < ntasks; t++) mck_ew_job_task(j, t);
+    return;
+  }
+#else
+  (void)c;
+  (void)overlap;
+#endif
+  mck_ew_job_range(j, 0, j->n);
+}
+static inline int mck_ew_overlap(const mck_tensor *o, const mck_tensor *a) {
+  return o->data == a->data && o->offset != a->offset;
+}
+
 static inline const char *mck_ew_bin_name(int op) {
   static const char *const nm[] = {"add", "sub", "rsub", "mul", "div", "div", "div", "remainder",
                                    "pow", "maximum", "minimum", "atan2", "eq", "ne", "lt", "le",
@@ -433,6 +496,15 @@ static inline int mck_ew_binary(mck_ctx *c, mck_arg *out, int nout, const mck_ar
   if (inner == 0) return 0;
   int fast = o->dtype == MCK_F32 && A->dtype == MCK_F32 && B->dtype == MCK_F32 && cdt == MCK_F32 &&
              odt == MCK_F32;
+  if (fast && mck_is_contiguous(o) && mck_is_contiguous(A) && mck_is_contiguous(B) &&
+      mck_numel(A) == mck_numel(o) && mck_numel(B) == mck_numel(o)) {
+    /* one flat row (threads for big tensors) */
+    mck_ew_job j = {MCK_EW_JOB_BINARY, op, 0, (float *)o->data + o->offset,
+                    (const float *)A->data + A->offset, (const float *)B->data + B->offset,
+                    alpha, 0, 0, NULL, mck_numel(o), 0};
+    mck_ew_job_run(c, &j, mck_ew_overlap(o, A) || mck_ew_overlap(o, B));
+    return 0;
+  }
   int zero = 0;
   for (int64_t r = 0; r < it.total; r++, mck_iter_next(&it)) {
     int64_t oo = it.off[0], oa = it.off[1], ob = it.off[2];
@@ -612,6 +684,36 @@ static inline int64_t mck_ew_un_i(int op, int64_t x, int dt, const mck_ew_par *p
   }
 }
 
+/* The float32 function of k_act.h (kact_run_f32) that computes op, or -1. */
+static inline int mck_ew_kact(int op) {
+  switch (op) {
+  case MCK_EW_SIGMOID: return KCONV_ACT_SIGMOID;
+  case MCK_EW_TANH: return KCONV_ACT_TANH;
+  case MCK_EW_SILU: return KCONV_ACT_SILU;
+  case MCK_EW_HSWISH: return KCONV_ACT_HARDSWISH;
+  case MCK_EW_GELU: return KCONV_ACT_GELU;
+  case MCK_EW_GELU_TANH: return KCONV_ACT_GELU_TANH;
+  case MCK_EW_EXP: return KACT_EXP;
+  case MCK_EW_ERF: return KACT_ERF;
+  default: return -1;
+  }
+}
+
+/* float32 contiguous: po[k] = op(px[k]) for k < n (po may be px). */
+static inline void mck_ew_un_row_f32(int op, float *po, const float *px, int64_t n,
+                                     const mck_ew_par *p) {
+  int f = mck_ew_kact(op);
+  if (f >= 0) {
+    kact_run_f32(f, po, 1, px, 1, n);
+  } else if (op == MCK_EW_RELU) {
+    for (int64_t k = 0; k < n; k++) po[k] = px[k] > 0 || px[k] != px[k] ? px[k] : 0.0f;
+  } else if (op == MCK_EW_COPY) {
+    memmove(po, px, (size_t)n * sizeof(float));
+  } else {
+    for (int64_t k = 0; k < n; k++) po[k] = (float)mck_ew_un_f(op, px[k], p);
+  }
+}
+
 /* Scalar forms of scripted math (aten::neg(int), aten::floor(float) -> int, aten::sqrt(int)...). */
 static inline int mck_ew_unary_scalar(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int op) {
   const char *name = mck_ew_un_name(op);
@@ -698,23 +800,19 @@ static inline int mck_ew_unary(mck_ctx *c, mck_arg *out, int nout, const mck_arg
   const int64_t *sts[2] = {o->stride, x->stride};
   int64_t base[2] = {o->offset, x->offset};
   if (o->dtype == MCK_F32 && idt == MCK_F32 && mck_is_contiguous(o) && mck_is_contiguous(x)) {
-    float *po = (float *)o->data + o->offset;
-    const float *px = (const float *)x->data + x->offset;
-    switch (op) {
-    case MCK_EW_RELU:
-      for (int64_t k = 0; k < n; k++) po[k] = px[k] > 0 || px[k] != px[k] ? px[k] : 0.0f;
-      return 0;
-    case MCK_EW_COPY: memmove(po, px, (size_t)n * sizeof(float)); return 0;
-    default:
-      for (int64_t k = 0; k < n; k++) po[k] = (float)mck_ew_un_f(op, px[k], &p);
-      return 0;
-    }
+    mck_ew_job j = {MCK_EW_JOB_UNARY, op, 0, (float *)o->data + o->offset,
+                    (const float *)x->data + x->offset, NULL, 0, 0, 0, &p, n, 0};
+    mck_ew_job_run(c, &j, op == MCK_EW_COPY || mck_ew_overlap(o, x));
+    return 0;
   }
   mck_iter it;
   mck_iter_init(&it, nd, x->shape, 2, sts, base);
   int fpath = mck_is_float(idt) || mck_is_float(odt);
+  /* float32 strided: the same float math as the contiguous loop */
+  int kf = idt == MCK_F32 && o->dtype == MCK_F32 ? mck_ew_kact(op) : -1;
   for (int64_t k = 0; k < n; k++, mck_iter_next(&it)) {
-    if (fpath && op != MCK_EW_COPY) mck_setf(o, it.off[0], mck_ew_un_f(op, mck_getf(x, it.off[1]), &p));
+    if (kf >= 0) mck_setf(o, it.off[0], kact_apply_s(kf, (float)mck_getf(x, it.off[1])));
+    else if (fpath && op != MCK_EW_COPY) mck_setf(o, it.off[0], mck_ew_un_f(op, mck_getf(x, it.off[1]), &p));
     else if (fpath) mck_setf(o, it.off[0], mck_getf(x, it.off[1]));
     else mck_seti(o, it.off[0], mck_ew_un_i(op, mck_geti(x, it.off[1]), idt, &p));
   }
@@ -1384,15 +1482,10 @@ static inline int mck_add_act(mck_ctx *c, mck_arg *out, int nout, const mck_arg 
   if (!c->meta && same && a->dtype == MCK_F32 && b->dtype == MCK_F32 && o->dtype == MCK_F32 &&
       o->ndim == a->ndim && mck_is_contiguous(a) && mck_is_contiguous(b) && mck_is_contiguous(o) &&
       mck_numel(o) == mck_numel(a)) {
-    int64_t n = mck_numel(o);
-    float *po = (float *)o->data + o->offset;
-    const float *pa = (const float *)a->data + a->offset, *pb = (const float *)b->data + b->offset;
-    double alpha = mck_arg_f(&in[2]);
-    for (int64_t k = 0; k < n; k += 2048) {
-      int64_t m = n - k < 2048 ? n - k : 2048;
-      mck_ew_row_f32(MCK_EW_ADD, po + k, 1, pa + k, 1, pb + k, 1, m, alpha);
-      kconv_act_run(act, lo, hi, po + k, m, 1);
-    }
+    mck_ew_job j = {MCK_EW_JOB_ADD_ACT, MCK_EW_ADD, act, (float *)o->data + o->offset,
+                    (const float *)a->data + a->offset, (const float *)b->data + b->offset,
+                    mck_arg_f(&in[2]), lo, hi, NULL, mck_numel(o), 0};
+    mck_ew_job_run(c, &j, mck_ew_overlap(o, a) || mck_ew_overlap(o, b));
     return 0;
   }
   if (mck_ew_binary(c, out, nout, in, 3, MCK_EW_ADD, 0)) return -1;

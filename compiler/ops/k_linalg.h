@@ -19,6 +19,243 @@
 #include "mck.h"
 #include "k_conv.h" /* the float32 GEMM core (kconv_sgemm_ex) and its vector types */
 
+/* ---- float32 products of few rows, without packing ------------------------------------------ */
+/* Y[i, j] = sum_k X[i, k] * W[j, k] (+ bias[j]) for i < m, j < n: X rows at stride ldx and W rows
+ * at stride ldw, both contiguous along k (linear's weight, or B of A @ B when B's k is
+ * contiguous: q @ k^T); Y rows at stride ldy, contiguous along j. Each group of four W rows is
+ * read once per pair of X rows, straight from the caller's memory into vector registers, with
+ * one horizontal reduction per four outputs: no allocation, no packing, so a linear at batch 1
+ * costs its weight read. Accumulation is in float, as PyTorch's BLAS does. */
+#define KL_DOT_ROWS 8 /* linear takes this path up to this many rows (else the packed GEMM) */
+#ifdef KCONV_VW
+#define KL_AINLINE __attribute__((always_inline))
+/* p[0..n) for 0 < n < KCONV_VW, zero beyond (masked: nothing past p + n is touched) */
+static inline KL_AINLINE kconv_vf kl_vtail(const float *p, int64_t n) {
+#if KCONV_VW == 16
+  return (kconv_vf)_mm512_maskz_loadu_ps((__mmask16)((1u << n) - 1u), p);
+#else
+  static const int32_t mk[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+  return (kconv_vf)_mm256_maskload_ps(p, _mm256_loadu_si256((const __m256i *)(mk + 8 - n)));
+#endif
+}
+static inline KL_AINLINE __m256 kl_fold256(kconv_vf s) {
+#if KCONV_VW == 16
+  __m512 v = (__m512)s;
+  return _mm256_add_ps(_mm512_castps512_ps256(v),
+                       _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
+#else
+  return (__m256)s;
+#endif
+}
+/* {sum(s0), sum(s1), sum(s2), sum(s3)} */
+static inline KL_AINLINE __m128 kl_hsum4(kconv_vf s0, kconv_vf s1, kconv_vf s2, kconv_vf s3) {
+  __m256 h = _mm256_hadd_ps(_mm256_hadd_ps(kl_fold256(s0), kl_fold256(s1)),
+                            _mm256_hadd_ps(kl_fold256(s2), kl_fold256(s3)));
+  return _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+}
+/* r0 (and r1 when two) = the dot products of x0 (x1) with the four rows w[0..3]. */
+static inline KL_AINLINE void kl_dot4(int two, int64_t k, const float *x0, const float *x1,
+                                      const float *const *w, __m128 *r0, __m128 *r1) {
+  const float *w0 = w[0], *w1 = w[1], *w2 = w[2], *w3 = w[3];
+  kconv_vf a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, b0 = {0}, b1 = {0}, b2 = {0}, b3 = {0};
+  int64_t p = 0;
+  for (; p + KCONV_VW <= k; p += KCONV_VW) {
+    kconv_vf u0 = *(const kconv_vfu *)(w0 + p), u1 = *(const kconv_vfu *)(w1 + p);
+    kconv_vf u2 = *(const kconv_vfu *)(w2 + p), u3 = *(const kconv_vfu *)(w3 + p);
+    kconv_vf v = *(const kconv_vfu *)(x0 + p);
+    a0 = KCONV_FMA(v, u0, a0);
+    a1 = KCONV_FMA(v, u1, a1);
+    a2 = KCONV_FMA(v, u2, a2);
+    a3 = KCONV_FMA(v, u3, a3);
+    if (two) {
+      v = *(const kconv_vfu *)(x1 + p);
+      b0 = KCONV_FMA(v, u0, b0);
+      b1 = KCONV_FMA(v, u1, b1);
+      b2 = KCONV_FMA(v, u2, b2);
+      b3 = KCONV_FMA(v, u3, b3);
+    }
+  }
+  if (p < k) {
+    int64_t t = k - p;
+    kconv_vf u0 = kl_vtail(w0 + p, t), u1 = kl_vtail(w1 + p, t);
+    kconv_vf u2 = kl_vtail(w2 + p, t), u3 = kl_vtail(w3 + p, t);
+    kconv_vf v = kl_vtail(x0 + p, t);
+    a0 = KCONV_FMA(v, u0, a0);
+    a1 = KCONV_FMA(v, u1, a1);
+    a2 = KCONV_FMA(v, u2, a2);
+    a3 = KCONV_FMA(v, u3, a3);
+    if (two) {
+      v = kl_vtail(x1 + p, t);
+      b0 = KCONV_FMA(v, u0, b0);
+      b1 = KCONV_FMA(v, u1, b1);
+      b2 = KCONV_FMA(v, u2, b2);
+      b3 = KCONV_FMA(v, u3, b3);
+    }
+  }
+  *r0 = kl_hsum4(a0, a1, a2, a3);
+  if (two) *r1 = kl_hsum4(b0, b1, b2, b3);
+}
+/* bias, then relu / hardtanh on four finished sums (the float compares of kconv_act_run: NaN
+ * kept, relu(-0) = +0); other activations run over the output afterwards. */
+static inline KL_AINLINE __m128 kl_fin4(__m128 r, const float *bias, int act, __m128 lo,
+                                        __m128 hi) {
+  if (bias) r = _mm_add_ps(r, _mm_loadu_ps(bias));
+  if (act == KCONV_ACT_RELU)
+    r = _mm_and_ps(r, _mm_or_ps(_mm_cmpgt_ps(r, _mm_setzero_ps()), _mm_cmpunord_ps(r, r)));
+  else if (act == KCONV_ACT_HARDTANH)
+    r = _mm_min_ps(hi, _mm_max_ps(lo, r)); /* maxps/minps return the second operand on NaN */
+  return r;
+}
+static inline void kl_sdot_rows_act(int64_t m, int64_t n, int64_t k, const float *x,
+                                    int64_t ldx, const float *w, int64_t ldw, const float *bias,
+                                    float *y, int64_t ldy, int act, double lo, double hi) {
+  __m128 lv = _mm_set1_ps((float)lo), hv = _mm_set1_ps((float)hi);
+  int va = act == KCONV_ACT_RELU || act == KCONV_ACT_HARDTANH ? act : KCONV_ACT_NONE;
+  int64_t j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const float *wr[4] = {w + j * ldw, w + (j + 1) * ldw, w + (j + 2) * ldw, w + (j + 3) * ldw};
+    const float *bj = bias ? bias + j : NULL;
+    int64_t i = 0;
+    for (; i + 2 <= m; i += 2) {
+      __m128 r0, r1;
+      kl_dot4(1, k, x + i * ldx, x + (i + 1) * ldx, wr, &r0, &r1);
+      _mm_storeu_ps(y + i * ldy + j, kl_fin4(r0, bj, va, lv, hv));
+      _mm_storeu_ps(y + (i + 1) * ldy + j, kl_fin4(r1, bj, va, lv, hv));
+    }
+    if (i < m) {
+      __m128 r0, r1;
+      kl_dot4(0, k, x + i * ldx, x, wr, &r0, &r1);
+      _mm_storeu_ps(y + i * ldy + j, kl_fin4(r0, bj, va, lv, hv));
+    }
+  }
+  if (j < n) { /* 1..3 columns left: the last W row repeats, only the real sums are stored */
+    int64_t nj = n - j;
+    const float *wr[4];
+    float bt[4] = {0, 0, 0, 0}, t[4];
+    for (int q = 0; q < 4; q++) wr[q] = w + (j + (q < nj ? q : nj - 1)) * ldw;
+    if (bias)
+      for (int q = 0; q < nj; q++) bt[q] = bias[j + q];
+    for (int64_t i = 0; i < m; i++) {
+      __m128 r0, r1;
+      kl_dot4(0, k, x + i * ldx, x, wr, &r0, &r1);
+      _mm_storeu_ps(t, kl_fin4(r0, bias ? bt : NULL, va, lv, hv));
+      for (int q = 0; q < nj; q++) y[i * ldy + j + q] = t[q];
+    }
+  }
+  if (act != va)
+    for (int64_t i = 0; i < m; i++) kconv_act_run(act, lo, hi, y + i * ldy, n, 1);
+}
+#else
+static inline void kl_sdot_rows_act(int64_t m, int64_t n, int64_t k, const float *x,
+                                    int64_t ldx, const float *w, int64_t ldw, const float *bias,
+                                    float *y, int64_t ldy, int act, double lo, double hi) {
+  for (int64_t j = 0; j < n; j++) {
+    const float *wj = w + j * ldw;
+    for (int64_t i = 0; i < m; i++) {
+      const float *xi = x + i * ldx;
+      float part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      int64_t p = 0;
+      for (; p + 8 <= k; p += 8)
+        for (int l = 0; l < 8; l++) part[l] += xi[p + l] * wj[p + l];
+      float s = 0.0f;
+      for (; p < k; p++) s += xi[p] * wj[p];
+      s += ((part[0] + part[4]) + (part[1] + part[5])) + ((part[2] + part[6]) + (part[3] + part[7]));
+      y[i * ldy + j] = bias ? s + bias[j] : s;
+    }
+  }
+  for (int64_t i = 0; i < m; i++) kconv_act_run(act, lo, hi, y + i * ldy, n, 1);
+}
+#endif
+
+/* Y[i, :] = sum_k X[i, k] * B[k, :] for i < m (B's rows at stride ldb, contiguous along j; X
+ * at any strides; Y rows at stride ldy, contiguous): a small product (attn @ v) in broadcast-FMA
+ * form, four Y rows held in registers per vector of columns. */
+static inline void kl_saxpy_rows(int64_t m, int64_t n, int64_t k, const float *x, int64_t sxm,
+                                 int64_t sxk, const float *b, int64_t ldb, float *y, int64_t ldy) {
+#ifdef KCONV_VW
+  int64_t i = 0;
+  for (; i + 4 <= m; i += 4) {
+    const float *x0 = x + i * sxm, *x1 = x0 + sxm, *x2 = x1 + sxm, *x3 = x2 + sxm;
+    for (int64_t j = 0; j < n; j += KCONV_VW) {
+      kconv_vf c0 = {0}, c1 = {0}, c2 = {0}, c3 = {0};
+      int full = n - j >= KCONV_VW;
+      for (int64_t p = 0; p < k; p++) {
+        const float *bp = b + p * ldb + j;
+        kconv_vf v = full ? *(const kconv_vfu *)bp : kl_vtail(bp, n - j);
+        c0 = KCONV_FMA(KCONV_SET1(x0[p * sxk]), v, c0);
+        c1 = KCONV_FMA(KCONV_SET1(x1[p * sxk]), v, c1);
+        c2 = KCONV_FMA(KCONV_SET1(x2[p * sxk]), v, c2);
+        c3 = KCONV_FMA(KCONV_SET1(x3[p * sxk]), v, c3);
+      }
+      float *yr = y + i * ldy + j;
+      if (full) {
+        *(kconv_vfu *)yr = c0;
+        *(kconv_vfu *)(yr + ldy) = c1;
+        *(kconv_vfu *)(yr + 2 * ldy) = c2;
+        *(kconv_vfu *)(yr + 3 * ldy) = c3;
+      } else {
+        float t[4][KCONV_VW];
+        *(kconv_vfu *)t[0] = c0;
+        *(kconv_vfu *)t[1] = c1;
+        *(kconv_vfu *)t[2] = c2;
+        *(kconv_vfu *)t[3] = c3;
+        for (int r = 0; r < 4; r++)
+          for (int64_t q = 0; q < n - j; q++) yr[r * ldy + q] = t[r][q];
+      }
+    }
+  }
+  for (; i < m; i++) {
+    const float *x0 = x + i * sxm;
+    for (int64_t j = 0; j < n; j += KCONV_VW) {
+      kconv_vf c0 = {0};
+      int full = n - j >= KCONV_VW;
+      for (int64_t p = 0; p < k; p++) {
+        const float *bp = b + p * ldb + j;
+        c0 = KCONV_FMA(KCONV_SET1(x0[p * sxk]), full ? *(const kconv_vfu *)bp : kl_vtail(bp, n - j), c0);
+      }
+      float *yr = y + i * ldy + j;
+      if (full) {
+        *(kconv_vfu *)yr = c0;
+      } else {
+        float t[KCONV_VW];
+        *(kconv_vfu *)t = c0;
+        for (int64_t q = 0; q < n - j; q++) yr[q] = t[q];
+      }
+    }
+  }
+#else
+  for (int64_t i = 0; i < m; i++) {
+    float *yr = y + i * ldy;
+    for (int64_t j = 0; j < n; j++) yr[j] = 0.0f;
+    for (int64_t p = 0; p < k; p++) {
+      float a = x[i * sxm + p * sxk];
+      const float *bp = b + p * ldb;
+      for (int64_t j = 0; j < n; j++) yr[j] += a * bp[j];
+    }
+  }
+#endif
+}
+
+/* Small float32 products C = A @ B (alpha 1, beta 0, C contiguous along j) that skip the packed
+ * GEMM: few rows, or a product small enough that packing would cost more than it saves. 0 when
+ * done, 1 when not applicable. */
+#define KL_SMALL_MNK 32768
+static inline int kl_sgemm_small(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t sam,
+                                 int64_t sak, const float *b, int64_t sbk, int64_t sbn,
+                                 float *cp, int64_t scm, int64_t scn) {
+  if (scn != 1 || kdim == 0) return 1;
+  int small = m * n * kdim <= KL_SMALL_MNK;
+  if ((sak == 1 || kdim == 1) && (sbk == 1 || kdim == 1) && (small || m <= KL_DOT_ROWS)) {
+    kl_sdot_rows_act(m, n, kdim, a, sam, b, sbn, NULL, cp, scm, KCONV_ACT_NONE, 0, 0);
+    return 0;
+  }
+  if ((sbn == 1 || n == 1) && small) {
+    kl_saxpy_rows(m, n, kdim, a, sam, sak, b, sbk, cp, scm);
+    return 0;
+  }
+  return 1;
+}
+
 /* c[j] = alpha * sum_k a[k] * B[k, j] (+ beta * c[j]) for one row a (M == 1). */
 static inline int kl_sgemv(int64_t n, int64_t kdim, float alpha, const float *a, int64_t sak,
                            const float *b, int64_t sbk, int64_t sbn, float beta, float *cp,
@@ -116,6 +353,9 @@ static inline int kl_sgemm_nt(int nthreads, int64_t m, int64_t n, int64_t kdim, 
         cp[i * scm + j * scn] = beta == 0.0f ? 0.0f : beta * cp[i * scm + j * scn];
     return 0;
   }
+  if (alpha == 1.0f && beta == 0.0f &&
+      !kl_sgemm_small(m, n, kdim, a, sam, sak, b, sbk, sbn, cp, scm, scn))
+    return 0;
   if (m == 1) return kl_sgemv(n, kdim, alpha, a, sak, b, sbk, sbn, beta, cp, scn);
   if (n == 1) return kl_sgemv(m, kdim, alpha, b, sbk, a, sak, sam, beta, cp, scm);
   kconv_gemm_ws ws;
@@ -401,11 +641,142 @@ static inline int kl_baddbmm(mck_ctx *c, mck_arg *out, int nout, const mck_arg *
                     kl_scalar(in, nin, 3, 1));
 }
 
+/* float32 linear (+ act) on contiguous operands, the usual case in a model: at most
+ * KL_DOT_ROWS rows take the dot-product path (the weight read once, bias added to the sums),
+ * more rows the packed GEMM with bias and activation in its tile epilogue; the output is
+ * written once either way. Anything unusual (other dtypes, strides, shapes that do not match,
+ * empty products, meta mode) returns 1 and the caller takes kl_product, which also reports
+ * the errors. 0: done; -1: out of memory. */
+/* y[r] = act(x[r] W^T + b) for m rows from W prepacked as canonical B panels (k_conv.h
+ * KCONV_PB columns each, k deep): each panel's outputs accumulate in vector registers while
+ * x[r][kk] is broadcast, so there are no horizontal sums. An FMA chain waits on its previous
+ * result, so enough chains run at once to cover the latency: four panels side by side, or one
+ * panel with four partial sums over interleaved k (added in a fixed order at the end). */
+static inline void kl_gemv_tail(int64_t j0, int64_t n, float *t, const float *b, float *y, int act,
+                                double lo, double hi) {
+  int64_t nj = kconv_min(KCONV_PB, n - j0);
+  if (b)
+    for (int64_t j = 0; j < nj; j++) t[j] += b[j0 + j];
+  kconv_act_run(act, lo, hi, t, nj, 1);
+  for (int64_t j = 0; j < nj; j++) y[j0 + j] = t[j];
+}
+static inline void kl_gemv_packed(int64_t m, int64_t n, int64_t k, const float *x, const float *pk,
+                                  const float *b, float *y, int act, double lo, double hi) {
+  for (int64_t r = 0; r < m; r++, x += k, y += n) {
+    int64_t j0 = 0;
+#ifdef KCONV_VW
+    enum { NV = KCONV_PB / KCONV_VW };
+    for (; j0 + 4 * KCONV_PB <= n; j0 += 4 * KCONV_PB) {
+      const float *p = pk + j0 * k;
+      kconv_vf acc[4][NV];
+      for (int q = 0; q < 4; q++)
+        for (int v = 0; v < NV; v++) acc[q][v] = (kconv_vf){0};
+      for (int64_t kk = 0; kk < k; kk++) {
+        kconv_vf xv = KCONV_SET1(x[kk]);
+        for (int q = 0; q < 4; q++)
+          for (int v = 0; v < NV; v++)
+            acc[q][v] = KCONV_FMA(xv, *(const kconv_vfu *)(p + (q * k + kk) * KCONV_PB + v * KCONV_VW), acc[q][v]);
+      }
+      for (int q = 0; q < 4; q++) {
+        float t[KCONV_PB];
+        for (int v = 0; v < NV; v++) *(kconv_vfu *)(t + v * KCONV_VW) = acc[q][v];
+        kl_gemv_tail(j0 + q * KCONV_PB, n, t, b, y, act, lo, hi);
+      }
+    }
+    for (; j0 < n; j0 += KCONV_PB) {
+      const float *p = pk + j0 * k;
+      kconv_vf acc[4][NV];
+      for (int s = 0; s < 4; s++)
+        for (int v = 0; v < NV; v++) acc[s][v] = (kconv_vf){0};
+      int64_t kk = 0;
+      for (; kk + 4 <= k; kk += 4)
+        for (int s = 0; s < 4; s++) {
+          kconv_vf xv = KCONV_SET1(x[kk + s]);
+          for (int v = 0; v < NV; v++)
+            acc[s][v] = KCONV_FMA(xv, *(const kconv_vfu *)(p + (kk + s) * KCONV_PB + v * KCONV_VW), acc[s][v]);
+        }
+      for (; kk < k; kk++) {
+        kconv_vf xv = KCONV_SET1(x[kk]);
+        for (int v = 0; v < NV; v++)
+          acc[0][v] = KCONV_FMA(xv, *(const kconv_vfu *)(p + kk * KCONV_PB + v * KCONV_VW), acc[0][v]);
+      }
+      float t[KCONV_PB];
+      for (int v = 0; v < NV; v++)
+        *(kconv_vfu *)(t + v * KCONV_VW) = (acc[0][v] + acc[1][v]) + (acc[2][v] + acc[3][v]);
+      kl_gemv_tail(j0, n, t, b, y, act, lo, hi);
+    }
+#else
+    for (; j0 < n; j0 += KCONV_PB) {
+      const float *p = pk + j0 * k;
+      float t[KCONV_PB];
+      for (int j = 0; j < KCONV_PB; j++) t[j] = 0.0f;
+      for (int64_t kk = 0; kk < k; kk++, p += KCONV_PB) {
+        float xv = x[kk];
+        for (int j = 0; j < KCONV_PB; j++) t[j] += xv * p[j];
+      }
+      kl_gemv_tail(j0, n, t, b, y, act, lo, hi);
+    }
+#endif
+  }
+}
+
+static inline int kl_linear_f32(mck_ctx *c, const char *op, mck_tensor *o, const mck_tensor *x,
+                                const mck_tensor *w, const mck_tensor *bias, int act, double lo,
+                                double hi) {
+  int nd = x->ndim;
+  /* the weight prepacked by the emitter (emit_c.c), used when it is this product's */
+  const float *pk = c->pack && c->pack_kind == 3 && w->ndim == 2 && c->pack_m == w->shape[0] &&
+                    c->pack_k == w->shape[1] ? c->pack : NULL;
+  c->pack = NULL;
+  if (c->meta || x->dtype != MCK_F32 || w->dtype != MCK_F32 || o->dtype != MCK_F32 ||
+      w->ndim != 2 || nd < 1 || o->ndim != nd)
+    return 1;
+  int64_t n = w->shape[0], k = w->shape[1];
+  if (x->shape[nd - 1] != k || o->shape[nd - 1] != n || k == 0 || n == 0 ||
+      (k > 1 && w->stride[1] != 1) || (n > 1 && w->stride[0] != k))
+    return 1;
+  if (bias && (bias->dtype != MCK_F32 || bias->ndim != 1 || bias->shape[0] != n ||
+               (n > 1 && bias->stride[0] != 1)))
+    return 1;
+  int64_t m = 1, s = k;
+  for (int d = nd - 2; d >= 0; d--) { /* x contiguous, o of x's leading shape */
+    if (o->shape[d] != x->shape[d] || (x->shape[d] != 1 && x->stride[d] != s)) return 1;
+    s *= x->shape[d];
+    m *= x->shape[d];
+  }
+  if (x->shape[nd - 1] != 1 && x->stride[nd - 1] != 1) return 1;
+  if (m == 0) return 1;
+  const float *xp = (const float *)x->data + x->offset, *wp = (const float *)w->data + w->offset;
+  const float *bp = bias ? (const float *)bias->data + bias->offset : NULL;
+  float *yp = (float *)o->data + o->offset;
+  if (pk && m <= KL_DOT_ROWS) {
+    kl_gemv_packed(m, n, k, xp, pk, bp, yp, act, lo, hi);
+    return 0;
+  }
+  if (m <= KL_DOT_ROWS) {
+    kl_sdot_rows_act(m, n, k, xp, k, wp, k, bp, yp, n, act, lo, hi);
+    return 0;
+  }
+  kconv_gemm_ws ws;
+  if (kconv_gemm_ws_init_for(&ws, m, n, k)) return mck_fail(c, "%s: out of memory", op);
+  ws.nthreads = c->nthreads;
+  kconv_epi e = {bp, 0, act, lo, hi};
+  if (pk) {
+    kconv_opnd a = {xp, k, 1, NULL, 0, NULL, NULL}, bo = {NULL, 0, 0, pk, k, NULL, NULL};
+    kconv_gemm_op(&ws, m, n, k, &a, &bo, yp, n, 1, 1.0f, 1, &e);
+    return 0;
+  }
+  kconv_sgemm_epi(&ws, m, n, k, xp, k, 1, wp, 1, k, yp, n, 1, 1.0f, 1, &e);
+  return 0;
+}
+
 /* aten::linear(input, weight, bias=None) = input @ weight.T + bias */
 static inline int kl_linear(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   (void)nout;
   const mck_tensor *x = in[0].u.t, *w = in[1].u.t;
   const mck_tensor *bias = nin > 2 && in[2].kind == MCK_TENSOR ? in[2].u.t : NULL;
+  int fr = kl_linear_f32(c, "aten::linear", out[0].u.t, x, w, bias, KCONV_ACT_NONE, 0, 0);
+  if (fr <= 0) return fr;
   if (w->ndim != 1 && w->ndim != 2)
     return mck_fail(c, "aten::linear: weight must be 1-D or 2-D, got %dD", w->ndim);
   if (w->ndim == 1 && bias && x->ndim >= 2) /* as PyTorch 1.13 for contiguous input */
@@ -428,6 +799,9 @@ static inline int kl_linear_act(mck_ctx *c, mck_arg *out, int nout, const mck_ar
   double lo, hi;
   if (nin < 6) return mck_fail(c, "mc::linear_act: expects 6 inputs");
   if (kconv_act_args(c, "mc::linear_act", &in[3], &in[4], &in[5], &act, &lo, &hi)) return -1;
+  const mck_tensor *bias = in[2].kind == MCK_TENSOR ? in[2].u.t : NULL;
+  int fr = kl_linear_f32(c, "mc::linear_act", out[0].u.t, in[0].u.t, in[1].u.t, bias, act, lo, hi);
+  if (fr <= 0) return fr;
   if (kl_linear(c, out, nout, in, 3)) return -1;
   mck_tensor *o = out[0].u.t;
   if (c->meta || act == KCONV_ACT_NONE) return 0;

@@ -350,6 +350,122 @@ static inline void mck_red_lines(mck_iter *it, const mck_tensor *x, const mck_te
 
 enum { MCK_RED_SOFTMAX, MCK_RED_LOG_SOFTMAX, MCK_RED_CUMSUM, MCK_RED_CUMPROD };
 
+/* float32 softmax / log_softmax of one contiguous line, in float as PyTorch's CPU kernel
+ * computes it: max, then sum of exp(x - max) (vector lanes, combined in double), then
+ * exp(x - max) / sum or (x - max) - log(sum). exp is a Cephes-style polynomial (range
+ * reduction by ln 2, degree-5 minimax; about 1 ulp, flushed to 0 below -87.3) evaluated in
+ * vector registers; the portable path calls expf. A NaN anywhere (or +inf, whose x - max is NaN)
+ * makes the whole line NaN and an all -inf line gives NaN, as the double-precision path does. */
+#if defined(__GNUC__) && !defined(__TINYC__) && defined(__AVX512F__)
+#define MCK_RED_VW 16
+#elif defined(__GNUC__) && !defined(__TINYC__) && defined(__AVX2__) && defined(__FMA__)
+#define MCK_RED_VW 8
+#endif
+#ifdef MCK_RED_VW
+#include <immintrin.h>
+typedef float mck_red_vf __attribute__((vector_size(MCK_RED_VW * 4)));
+typedef float mck_red_vfu __attribute__((vector_size(MCK_RED_VW * 4), aligned(4)));
+typedef int32_t mck_red_vi __attribute__((vector_size(MCK_RED_VW * 4)));
+#if MCK_RED_VW == 16
+#define MCK_RED_FMA(x, y, a) ((mck_red_vf)_mm512_fmadd_ps((__m512)(x), (__m512)(y), (__m512)(a)))
+#define MCK_RED_FNMA(x, y, a) ((mck_red_vf)_mm512_fnmadd_ps((__m512)(x), (__m512)(y), (__m512)(a)))
+#define MCK_RED_MAX(x, y) ((mck_red_vf)_mm512_max_ps((__m512)(x), (__m512)(y)))
+#else
+#define MCK_RED_FMA(x, y, a) ((mck_red_vf)_mm256_fmadd_ps((__m256)(x), (__m256)(y), (__m256)(a)))
+#define MCK_RED_FNMA(x, y, a) ((mck_red_vf)_mm256_fnmadd_ps((__m256)(x), (__m256)(y), (__m256)(a)))
+#define MCK_RED_MAX(x, y) ((mck_red_vf)_mm256_max_ps((__m256)(x), (__m256)(y)))
+#endif
+/* p[0..n) for 0 < n < MCK_RED_VW; the other lanes are `fill` (nothing past p + n is read) */
+static inline mck_red_vf mck_red_vload_tail(const float *p, int64_t n, float fill) {
+#if MCK_RED_VW == 16
+  return (mck_red_vf)_mm512_mask_loadu_ps(_mm512_set1_ps(fill), (__mmask16)((1u << n) - 1u), p);
+#else
+  static const int32_t mk[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+  __m256i m = _mm256_loadu_si256((const __m256i *)(mk + 8 - n));
+  return (mck_red_vf)_mm256_blendv_ps(_mm256_set1_ps(fill), _mm256_maskload_ps(p, m),
+                                      _mm256_castsi256_ps(m));
+#endif
+}
+static inline void mck_red_vstore_tail(float *p, int64_t n, mck_red_vf v) {
+#if MCK_RED_VW == 16
+  _mm512_mask_storeu_ps(p, (__mmask16)((1u << n) - 1u), (__m512)v);
+#else
+  static const int32_t mk[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+  _mm256_maskstore_ps(p, _mm256_loadu_si256((const __m256i *)(mk + 8 - n)), (__m256)v);
+#endif
+}
+/* exp(x) for x <= 0 (or NaN): n = round(x / ln 2), r = x - n ln 2 (two FMAs), exp(r) by
+ * Cephes' expf polynomial, times 2^n built in the exponent bits; 0 below -87.3 (and at -inf). */
+static inline mck_red_vf mck_red_vexp(mck_red_vf x) {
+  const mck_red_vf lo = (mck_red_vf){0} - 87.33654f, magic = (mck_red_vf){0} + 12582912.0f;
+  mck_red_vi under = x < lo;
+  x = (mck_red_vf)(((mck_red_vi)x & ~under) | ((mck_red_vi)lo & under));
+  mck_red_vf t = MCK_RED_FMA(x, (mck_red_vf){0} + 1.44269504088896341f, magic);
+  mck_red_vf n = t - magic;
+  mck_red_vf r = MCK_RED_FNMA(n, (mck_red_vf){0} + 0.693359375f, x);
+  r = MCK_RED_FNMA(n, (mck_red_vf){0} - 2.12194440e-4f, r);
+  mck_red_vf y = (mck_red_vf){0} + 1.9875691500e-4f;
+  y = MCK_RED_FMA(y, r, (mck_red_vf){0} + 1.3981999507e-3f);
+  y = MCK_RED_FMA(y, r, (mck_red_vf){0} + 8.3334519073e-3f);
+  y = MCK_RED_FMA(y, r, (mck_red_vf){0} + 4.1665795894e-2f);
+  y = MCK_RED_FMA(y, r, (mck_red_vf){0} + 1.6666665459e-1f);
+  y = MCK_RED_FMA(y, r, (mck_red_vf){0} + 5.0000001201e-1f);
+  y = MCK_RED_FMA(y, r * r, r) + 1.0f;
+  mck_red_vi e = ((mck_red_vi)t - (mck_red_vi)magic + 127) << 23;
+  return (mck_red_vf)((mck_red_vi)(y * (mck_red_vf)e) & ~under);
+}
+static inline double mck_red_vsum(mck_red_vf v) {
+  double s = 0;
+  for (int l = 0; l < MCK_RED_VW; l++) s += v[l];
+  return s;
+}
+#endif
+
+static inline void mck_red_softmax_f32(const float *x, float *y, int64_t len, int logsm) {
+  int64_t j = 0;
+  float mx = -INFINITY;
+  double sum = 0;
+#ifdef MCK_RED_VW
+  mck_red_vf vm = (mck_red_vf){0} - INFINITY, vs = {0};
+  for (; j + MCK_RED_VW <= len; j += MCK_RED_VW) vm = MCK_RED_MAX(*(const mck_red_vfu *)(x + j), vm);
+  if (j < len) vm = MCK_RED_MAX(mck_red_vload_tail(x + j, len - j, -INFINITY), vm);
+  for (int l = 0; l < MCK_RED_VW; l++) mx = vm[l] > mx ? vm[l] : mx;
+  if (mx == -INFINITY) mx = 0;
+  mck_red_vf m = (mck_red_vf){0} + mx;
+  for (j = 0; j + MCK_RED_VW <= len; j += MCK_RED_VW) {
+    mck_red_vf e = mck_red_vexp(*(const mck_red_vfu *)(x + j) - m);
+    if (!logsm) *(mck_red_vfu *)(y + j) = e;
+    vs += e;
+  }
+  if (j < len) {
+    mck_red_vf e = mck_red_vexp(mck_red_vload_tail(x + j, len - j, -INFINITY) - m);
+    if (!logsm) mck_red_vstore_tail(y + j, len - j, e);
+    vs += e;
+  }
+  sum = mck_red_vsum(vs);
+#else
+  for (; j < len; j++) mx = x[j] > mx ? x[j] : mx;
+  if (mx == -INFINITY) mx = 0;
+  for (j = 0; j < len; j++) {
+    float e = expf(x[j] - mx);
+    if (!logsm) y[j] = e;
+    sum += e;
+  }
+#endif
+  /* NaN sum: a NaN in x (skipped by the max) or +inf max */
+  if (sum != sum) {
+    for (j = 0; j < len; j++) y[j] = NAN;
+    return;
+  }
+  if (logsm) {
+    float lse = (float)log(sum);
+    for (j = 0; j < len; j++) y[j] = (x[j] - mx) - lse;
+  } else {
+    float inv = (float)(1.0 / sum);
+    for (j = 0; j < len; j++) y[j] *= inv;
+  }
+}
+
 /* softmax/log_softmax(self, int dim, int? dtype) — also _softmax(self, dim, bool half_to_float);
  * cumsum/cumprod(self, int dim, int? dtype). */
 static inline int mck_red_along(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin, int op) {
@@ -373,6 +489,12 @@ static inline int mck_red_along(mck_ctx *c, mck_arg *out, int nout, const mck_ar
   mck_iter it;
   mck_red_lines(&it, x, o, x->ndim ? d : -1);
   int fl = mck_is_float(odt);
+  if (!cum && x->dtype == MCK_F32 && odt == MCK_F32 && (sx == 1 || len == 1) && (so == 1 || len == 1)) {
+    for (int64_t k = 0; k < it.total; k++, mck_iter_next(&it))
+      mck_red_softmax_f32((const float *)x->data + it.off[0], (float *)o->data + it.off[1], len,
+                          op == MCK_RED_LOG_SOFTMAX);
+    return 0;
+  }
   for (int64_t k = 0; k < it.total; k++, mck_iter_next(&it)) {
     int64_t xo = it.off[0], oo = it.off[1];
     if (cum) {

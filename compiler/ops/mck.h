@@ -65,6 +65,12 @@ typedef struct mck_arg {
 typedef struct mck_ctx {
   int meta;       /* shape/dtype inference only: tensors have no data */
   int nthreads;   /* hint; kernels may ignore */
+  /* A constant operand the emitter packed at compile time for the next kernel call (NULL:
+   * none): the kernel uses it only when kind and sizes match its own plan (k_conv.h
+   * kconv_conv_f32), and clears it either way. */
+  const float *pack;
+  int pack_kind;
+  int64_t pack_m, pack_k, pack_g;
   char err[256];
 } mck_ctx;
 

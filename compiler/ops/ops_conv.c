@@ -7,6 +7,7 @@
 #include "ops.h"
 
 #include "k_conv.h"
+#include "k_pool.h"
 
 static const OpDef rows[] = {
     OPDEF("aten::_convolution", mckc_convolution, EFF_PURE, 0, NULL, 12, 13, 0,

@@ -35,10 +35,27 @@ class Linears(nn.Module):
         return F.relu(self.f1(x)), self.f2(y)
 
 
+class Elementwise(nn.Module):
+    # float32 activations (k_act.h vector math) over 150K elements: split across threads
+    def forward(self, x, y):
+        a = torch.tanh(x)
+        b = torch.sigmoid(y) * x
+        c = F.gelu(a + b)               # add + gelu: mc::add_act
+        d = F.silu(x + y)
+        e = torch.exp(-x * x)
+        f = F.gelu(y, approximate="tanh") + torch.erf(x) + F.hardswish(y * 4)
+        return c, d, e, f, x[:, ::2].tanh()
+
+
 THREADS = [1, 2, 3]
 CASES = [
     dict(name="threads_conv", module=ConvNet, inputs=lambda: [torch.randn(1, 16, 32, 32)],
          format="json", threads=THREADS, modes=["copy"], rtol=1e-4, atol=1e-4),
     dict(name="threads_linear", module=Linears, inputs=lambda: [torch.randn(64, 256), torch.randn(512, 256)],
          format="json", threads=THREADS, modes=["copy"], rtol=1e-4, atol=1e-4),
+    dict(name="threads_elementwise", module=Elementwise,
+         inputs=lambda: [torch.randn(3, 50000) * 6, torch.randn(3, 50000) * 30],
+         format="json", threads=THREADS, modes=["copy"], rtol=1e-5, atol=1e-6),
+    dict(name="elementwise_small", module=Elementwise,
+         inputs=lambda: [torch.randn(3, 77) * 6, torch.randn(3, 77) * 30], format="json", rtol=1e-5, atol=1e-6),
 ]

@@ -213,13 +213,13 @@ typedef float kconv_vfu __attribute__((vector_size(KCONV_VW * 4), aligned(4)));
 #define KCONV_NR 16
 #endif
 #ifndef KCONV_KC
-#define KCONV_KC 256
+#define KCONV_KC 512
 #endif
 #ifndef KCONV_MC
 #define KCONV_MC (KCONV_MR * 16)
 #endif
 #ifndef KCONV_NC
-#define KCONV_NC 2048
+#define KCONV_NC 1024
 #endif
 
 typedef struct kconv_gemm_ws {
@@ -340,6 +340,11 @@ static inline void kconv_micro(int64_t kc, const float *restrict ap, int64_t as,
                                int64_t rsc, int64_t csc, int64_t mr, int64_t nr, float alpha,
                                int over) {
   kconv_vf c[KCONV_MR][KCONV_NV];
+  /* C's tile is read (or written) after the K loop: start fetching it now, since its rows are
+   * far apart (a row stride of 2^k floats also maps them onto few cache sets) */
+  if (csc == 1)
+    for (int i = 0; i < KCONV_MR && i < mr; i++)
+      for (int v = 0; v < KCONV_NV; v++) __builtin_prefetch(cp + i * rsc + v * KCONV_VW, 1);
   for (int i = 0; i < KCONV_MR; i++)
     for (int v = 0; v < KCONV_NV; v++) c[i][v] = (kconv_vf){0};
   for (int64_t p = 0; p < kc; p++) {
@@ -476,18 +481,28 @@ static inline void kconv_gather(const kconv_geom *g, const float *x, int64_t k0,
       j += len;
     }
     int64_t r0 = k0 / KW, kw = k0 % KW, kh = r0 % KH, r1 = r0 / KH, kd = r1 % KD, c = r1 / KD;
+    const float *rowp[64]; /* per run: its input row for the current (c, kd, kh), or NULL */
+    int fresh = 1;
     for (int64_t kk = 0; kk < kc; kk++) {
       float *o = dst + kk * W;
-      const float *xc = x + c * ID * IH * IW;
-      int64_t dd = kd * g->d[0], dh = kh * g->d[1], dw = kw * g->d[2];
+      if (fresh) {
+        const float *xc = x + c * ID * IH * IW;
+        int64_t dd = kd * g->d[0], dh = kh * g->d[1];
+        for (int r = 0; r < nr; r++) {
+          int64_t id = rd[r] + dd, ih = rh[r] + dh;
+          rowp[r] = id < 0 || id >= ID || ih < 0 || ih >= IH ? NULL : xc + (id * IH + ih) * IW;
+        }
+        fresh = 0;
+      }
+      int64_t dw = kw * g->d[2];
       for (int r = 0; r < nr; r++) {
         float *restrict orun = o + rj[r];
-        int64_t n = rn[r], id = rd[r] + dd, ih = rh[r] + dh, iw0 = rw[r] + dw;
-        if (id < 0 || id >= ID || ih < 0 || ih >= IH) {
+        int64_t n = rn[r], iw0 = rw[r] + dw;
+        const float *src = rowp[r];
+        if (!src) {
           for (int64_t t = 0; t < n; t++) orun[t] = 0.0f;
           continue;
         }
-        const float *src = xc + (id * IH + ih) * IW;
         if (sw == 1) {
           int64_t lo = kconv_min(n, kconv_max(0, -iw0));
           int64_t hi = kconv_max(lo, kconv_min(n, IW - iw0));
@@ -495,16 +510,22 @@ static inline void kconv_gather(const kconv_geom *g, const float *x, int64_t k0,
           const float *restrict s1 = src + iw0;
           for (int64_t t = lo; t < hi; t++) orun[t] = s1[t];
           for (int64_t t = hi; t < n; t++) orun[t] = 0.0f;
-        } else {
-          for (int64_t t = 0; t < n; t++) {
-            int64_t iw = iw0 + t * sw;
-            orun[t] = iw >= 0 && iw < IW ? src[iw] : 0.0f;
-          }
+        } else { /* in bounds for lo <= t < hi: iw0 + t * sw in [0, IW) */
+          int64_t lo = kconv_min(n, iw0 < 0 ? (-iw0 + sw - 1) / sw : 0);
+          int64_t hi = kconv_max(lo, kconv_min(n, (IW - iw0 + sw - 1) / sw));
+          for (int64_t t = 0; t < lo; t++) orun[t] = 0.0f;
+          const float *restrict s1 = src + iw0;
+          if (sw == 2)
+            for (int64_t t = lo; t < hi; t++) orun[t] = s1[2 * t];
+          else
+            for (int64_t t = lo; t < hi; t++) orun[t] = s1[t * sw];
+          for (int64_t t = hi; t < n; t++) orun[t] = 0.0f;
         }
       }
       for (int64_t t = w; t < W; t++) o[t] = 0.0f;
       if (++kw == KW) {
         kw = 0;
+        fresh = 1;
         if (++kh == KH) {
           kh = 0;
           if (++kd == KD) {

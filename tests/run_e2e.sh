@@ -12,5 +12,6 @@ sh tests/run/test_run.sh
 sh tests/dumpir/run.sh
 sh tests/dce/emit.sh
 sh tests/runtime/sanitizers.sh
+BUILD="${BUILD:-build}" sh tests/runtime/threads.sh
 sh tests/build/run.sh
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" sh tests/cuda/run.sh

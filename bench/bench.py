@@ -216,8 +216,13 @@ def worker(args):
             est = time.perf_counter() - t0
             per_round = max(5, min(500, int(args.budget / 10 / max(est, 1e-6))))
             tm, tf, to, tr = [], [], [], []
+            # Between blocks a pause lets the previous runtime's threads stop spinning (ORT's
+            # pool and OpenMP spin-wait after each run; mc's pool too, briefly): otherwise on a
+            # 2-core machine each side's 2-thread block runs against the other's spinners.
+            settle = 0.05 if args.threads > 1 else 0.0
             for _ in range(10):
                 tm += [float(x) for x in drv.ask("run %d" % per_round)]
+                time.sleep(settle)
                 for _ in range(per_round):
                     t0 = time.perf_counter()
                     frozen(*ins)
@@ -226,10 +231,12 @@ def worker(args):
                     t0 = time.perf_counter()
                     ofi(*ins)
                     to.append((time.perf_counter() - t0) * 1e6)
+                time.sleep(settle)
                 for _ in range(per_round if sess else 0):
                     t0 = time.perf_counter()
                     sess.run(None, feeds)
                     tr.append((time.perf_counter() - t0) * 1e6)
+                time.sleep(settle)
             rss = int(drv.ask("rss")[0])
             drv.close()
         results.append(dict(name=f["name"], mc_us=statistics.median(tm),

@@ -10,7 +10,8 @@
 #include "emit.h"
 
 #include "ops/ops.h"
-#include "ops/k_conv.h" /* kconv_conv_prepack: weights packed here as the kernel reads them */
+#include "ops/k_conv.h"   /* kconv_conv_prepack: weights packed here as the kernels read them */
+#include "ops/k_linalg.h" /* kl_prepack_linear */
 #include "passes/pass.h"
 
 #include <ctype.h>
@@ -217,7 +218,7 @@ static void emit_prepacked(Emitter *e) {
     const IrTensor *w = NULL;
     Prepack p = conv_prepack_plan(n, &w);
     if (!p.kind) continue;
-    int64_t nf = p.kind == 3 ? kconv_prepack_b_size(p.k, p.m) : kconv_conv_prepack_size(p.kind == 2, p.g, p.m, p.k);
+    int64_t nf = p.kind == 3 ? kl_prepack_linear_size(p.m, p.k) : kconv_conv_prepack_size(p.kind == 2, p.g, p.m, p.k);
     float *src = malloc(w->nbytes), *dst = malloc((size_t)nf * sizeof(float));
     if (!src || !dst) {
       free(src);
@@ -225,7 +226,7 @@ static void emit_prepacked(Emitter *e) {
       continue; /* the kernel packs at run time instead */
     }
     memcpy(src, w->data, w->nbytes);
-    if (p.kind == 3) kconv_prepack_b(p.k, p.m, src, 1, p.k, dst);
+    if (p.kind == 3) kl_prepack_linear(p.m, p.k, src, dst);
     else kconv_conv_prepack(p.kind == 2, p.g, p.m, p.k, src, dst);
     const Value *v = n->outputs[0];
     char what[160], sym[32];

@@ -647,6 +647,30 @@ static inline int kl_baddbmm(mck_ctx *c, mck_arg *out, int nout, const mck_arg *
  * written once either way. Anything unusual (other dtypes, strides, shapes that do not match,
  * empty products, meta mode) returns 1 and the caller takes kl_product, which also reports
  * the errors. 0: done; -1: out of memory. */
+/* A linear weight W (n x k) prepacked by the compiler: W^T as canonical B panels of KCONV_PB
+ * columns (k_conv.h), except that a last panel of at most 16 columns is 16 wide: a batch-1
+ * GEMV reads every byte of the weight each call, and for a small output (a classifier's 10)
+ * the zero padding of a full panel would be most of it. */
+#define KL_PB_NARROW 16
+static inline int64_t kl_prepack_linear_size(int64_t n, int64_t k) {
+  int64_t r = n % KCONV_PB;
+  return (n - r) * k + (r == 0 ? 0 : r <= KL_PB_NARROW ? KL_PB_NARROW : KCONV_PB) * k;
+}
+static inline void kl_prepack_linear(int64_t n, int64_t k, const float *w, float *dst) {
+  int64_t full = n - n % KCONV_PB;
+  kconv_prepack_b(k, full, w, 1, k, dst);
+  dst += full * k;
+  if (full < n) {
+    int64_t pw = n - full <= KL_PB_NARROW ? KL_PB_NARROW : KCONV_PB;
+    for (int64_t kk = 0; kk < k; kk++)
+      for (int64_t j = 0; j < pw; j++) *dst++ = full + j < n ? w[(full + j) * k + kk] : 0.0f;
+  }
+}
+/* Whether the GEMM (which reads whole KCONV_PB panels) can use that layout. */
+static inline int kl_prepack_linear_full(int64_t n) {
+  return n % KCONV_PB == 0 || n % KCONV_PB > KL_PB_NARROW;
+}
+
 /* y[r] = act(x[r] W^T + b) for m rows from W prepacked as canonical B panels (k_conv.h
  * KCONV_PB columns each, k deep): each panel's outputs accumulate in vector registers while
  * x[r][kk] is broadcast, so there are no horizontal sums. An FMA chain waits on its previous
@@ -662,7 +686,10 @@ static inline void kl_gemv_tail(int64_t j0, int64_t n, float *t, const float *b,
 }
 static inline void kl_gemv_packed(int64_t m, int64_t n, int64_t k, const float *x, const float *pk,
                                   const float *b, float *y, int act, double lo, double hi) {
-  for (int64_t r = 0; r < m; r++, x += k, y += n) {
+  /* columns in full-width panels; the rest (if any) is the narrow panel */
+  const int64_t nall = n, nw = kl_prepack_linear_full(n) ? n : n - n % KCONV_PB;
+  (void)nw;
+  for (int64_t r = 0; r < m; r++, x += k, y += nall) {
     int64_t j0 = 0;
 #ifdef KCONV_VW
     enum { NV = KCONV_PB / KCONV_VW };
@@ -683,7 +710,7 @@ static inline void kl_gemv_packed(int64_t m, int64_t n, int64_t k, const float *
         kl_gemv_tail(j0 + q * KCONV_PB, n, t, b, y, act, lo, hi);
       }
     }
-    for (; j0 < n; j0 += KCONV_PB) {
+    for (; j0 < nw; j0 += KCONV_PB) {
       const float *p = pk + j0 * k;
       kconv_vf acc[4][NV];
       for (int s = 0; s < 4; s++)
@@ -705,14 +732,39 @@ static inline void kl_gemv_packed(int64_t m, int64_t n, int64_t k, const float *
         *(kconv_vfu *)(t + v * KCONV_VW) = (acc[0][v] + acc[1][v]) + (acc[2][v] + acc[3][v]);
       kl_gemv_tail(j0, n, t, b, y, act, lo, hi);
     }
+    if (j0 < nall) { /* a narrow last panel: KL_PB_NARROW columns, eight partial sums */
+      enum { NW = KL_PB_NARROW / KCONV_VW };
+      const float *p = pk + j0 * k;
+      kconv_vf acc[8][NW];
+      for (int s = 0; s < 8; s++)
+        for (int v = 0; v < NW; v++) acc[s][v] = (kconv_vf){0};
+      int64_t kk = 0;
+      for (; kk + 8 <= k; kk += 8)
+        for (int s = 0; s < 8; s++) {
+          kconv_vf xv = KCONV_SET1(x[kk + s]);
+          for (int v = 0; v < NW; v++)
+            acc[s][v] = KCONV_FMA(xv, *(const kconv_vfu *)(p + (kk + s) * KL_PB_NARROW + v * KCONV_VW), acc[s][v]);
+        }
+      for (; kk < k; kk++) {
+        kconv_vf xv = KCONV_SET1(x[kk]);
+        for (int v = 0; v < NW; v++)
+          acc[0][v] = KCONV_FMA(xv, *(const kconv_vfu *)(p + kk * KL_PB_NARROW + v * KCONV_VW), acc[0][v]);
+      }
+      float t[KCONV_PB];
+      for (int v = 0; v < NW; v++)
+        *(kconv_vfu *)(t + v * KCONV_VW) = ((acc[0][v] + acc[1][v]) + (acc[2][v] + acc[3][v])) +
+                                          ((acc[4][v] + acc[5][v]) + (acc[6][v] + acc[7][v]));
+      kl_gemv_tail(j0, nall, t, b, y, act, lo, hi);
+    }
 #else
     for (; j0 < n; j0 += KCONV_PB) {
       const float *p = pk + j0 * k;
+      int64_t pw = n - j0 < KCONV_PB && !kl_prepack_linear_full(n) ? KL_PB_NARROW : KCONV_PB;
       float t[KCONV_PB];
       for (int j = 0; j < KCONV_PB; j++) t[j] = 0.0f;
-      for (int64_t kk = 0; kk < k; kk++, p += KCONV_PB) {
+      for (int64_t kk = 0; kk < k; kk++, p += pw) {
         float xv = x[kk];
-        for (int j = 0; j < KCONV_PB; j++) t[j] += xv * p[j];
+        for (int64_t j = 0; j < pw; j++) t[j] += xv * p[j];
       }
       kl_gemv_tail(j0, n, t, b, y, act, lo, hi);
     }
@@ -761,7 +813,7 @@ static inline int kl_linear_f32(mck_ctx *c, const char *op, mck_tensor *o, const
   if (kconv_gemm_ws_init_for(&ws, m, n, k)) return mck_fail(c, "%s: out of memory", op);
   ws.nthreads = c->nthreads;
   kconv_epi e = {bp, 0, act, lo, hi};
-  if (pk) {
+  if (pk && kl_prepack_linear_full(n)) {
     kconv_opnd a = {xp, k, 1, NULL, 0, NULL, NULL}, bo = {NULL, 0, 0, pk, k, NULL, NULL};
     kconv_gemm_op(&ws, m, n, k, &a, &bo, yp, n, 1, 1.0f, 1, &e);
     return 0;

@@ -47,3 +47,31 @@ CASES = [
          inputs=lambda: [torch.randn(1, 6, 301), torch.randn(1, 3, 5, 17, 16)],
          format="json", threads=THREADS, modes=["copy"], rtol=1e-4, atol=1e-4),
 ]
+
+
+class Linears(nn.Module):
+    """Linear weights prepacked by the compiler (k_linalg.h kl_prepack_linear): output sizes
+    with a narrow last panel (10, 40 = 32 + 8), a wide partial one (57 = 32 + 25), whole
+    panels (64); one-row GEMV and the batched GEMM."""
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(33, 64)
+        self.b = nn.Linear(64, 57)
+        self.c = nn.Linear(57, 40)
+        self.d = nn.Linear(40, 10, bias=False)
+
+    def forward(self, x):
+        x = F.relu(self.a(x))
+        x = torch.tanh(self.b(x))
+        x = F.gelu(self.c(x))
+        return self.d(x)
+
+
+CASES += [
+    dict(name="linear_prepack_row", module=Linears, inputs=lambda: [torch.randn(1, 33)],
+         format="json", rtol=1e-4, atol=1e-5),
+    dict(name="linear_prepack_rows", module=Linears, inputs=lambda: [torch.randn(5, 33)],
+         format="json", rtol=1e-4, atol=1e-5),
+    dict(name="linear_prepack_batch", module=Linears, inputs=lambda: [torch.randn(3, 7, 33)],
+         format="json", threads=THREADS, modes=["copy"], rtol=1e-4, atol=1e-5),
+]

@@ -202,7 +202,7 @@ static Prepack conv_prepack_plan(const Node *n, const IrTensor **wt) {
     P *= yt->shape[i];
   }
   int64_t mg = Cout / G;
-  if (mg < 1 || K < 1 || (cg == 1 && mg <= 4)) return p; /* the direct loop has no GEMM */
+  if (mg < 1 || K < 1 || kconv_conv_direct(cg, mg)) return p; /* the direct loop has no GEMM */
   p.kind = kconv_conv_ct(P, mg) ? 2 : 1;
   p.m = mg;
   p.k = cg * K;

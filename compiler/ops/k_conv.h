@@ -952,6 +952,12 @@ static inline void kconv_col2im(const kconv_geom *g, int64_t mg, const float *co
   }
 }
 
+/* Whether a convolution with one input channel per group (cg == 1) and mg output channels per
+ * group runs the direct loop (k_dw.h) rather than the GEMM: depthwise convolutions, and small
+ * channel multipliers like a first layer on a grey image, where an im2col of K = taps rows
+ * costs more than the product. The compiler asks too (it packs weights only for the GEMM). */
+static inline int kconv_conv_direct(int64_t cg, int64_t mg) { return cg == 1 && mg <= 8; }
+
 /* Whether a convolution with P output positions and mg output channels per group computes
  * C^T = im2col^T W^T (positions as rows) instead of C = W im2col: with few positions (deep
  * layers) that fills the register tile with channels. A fixed rule, not the target's tile: the
@@ -985,7 +991,7 @@ static inline int kconv_conv_f32(mck_ctx *c, const char *op, const kconv_geom *g
   float *xo = NULL, *wo = NULL, *bo = NULL, *col = NULL;
   int64_t P = kconv_prod3(g->out), IP = kconv_prod3(g->in), K = kconv_prod3(g->k);
   int64_t cg = g->Cin / g->G, mg = g->Cout / g->G, Kc = cg * K;
-  int direct = !g->transposed && cg == 1 && mg <= 4;
+  int direct = !g->transposed && kconv_conv_direct(cg, mg);
   int ct = !g->transposed && !direct && kconv_conv_ct(P, mg);
   const float *pk = NULL;
   if (c->pack && !direct && !g->transposed && c->pack_kind == (ct ? 2 : 1) && c->pack_m == mg &&

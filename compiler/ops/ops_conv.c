@@ -1,8 +1,8 @@
 /* ops_conv.c — op table of the convolution / pooling / normalisation / resampling family.
- * Every op here is pure (fresh outputs); the kernels live in k_conv.h. Rows that share a
- * kernel (conv1d/2d/3d, the pad variants) differ only in name and schema; overloads of one
- * name (conv2d with int[] or str padding, upsample_*.vec) are told apart by the kernel from
- * the kinds of its arguments.
+ * Every op here is pure (fresh outputs); the kernels live in k_conv.h (convolution), k_dw.h
+ * (depthwise), k_norm.h and k_pool.h. Rows that share a kernel (conv1d/2d/3d, the pad
+ * variants) differ only in name and schema; overloads of one name (conv2d with int[] or str
+ * padding, upsample_*.vec) are told apart by the kernel from the kinds of its arguments.
  */
 #include "ops.h"
 

@@ -75,3 +75,22 @@ CASES += [
     dict(name="linear_prepack_batch", module=Linears, inputs=lambda: [torch.randn(3, 7, 33)],
          format="json", threads=THREADS, modes=["copy"], rtol=1e-4, atol=1e-5),
 ]
+
+
+class FewInputChannels(nn.Module):
+    """One input channel per group with up to 8 output channels each: the direct loop
+    (k_conv.h kconv_conv_direct), whose fast path takes 3x3 / 5x5 and the portable one the rest."""
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(1, 6, 5, padding=2)                # LeNet's first layer
+        self.b = nn.Conv2d(6, 48, 3, stride=2, groups=6)      # multiplier 8, stride 2
+        self.c = nn.Conv2d(48, 96, 7, padding=3, groups=48)   # 7x7: the portable loop
+
+    def forward(self, x):
+        return self.c(F.relu(self.b(torch.tanh(self.a(x)))))
+
+
+CASES += [
+    dict(name="conv_direct_multiplier", module=FewInputChannels, inputs=lambda: [torch.randn(2, 1, 29, 30)],
+         format="json", threads=THREADS, modes=["copy"], rtol=1e-4, atol=1e-5),
+]

@@ -663,12 +663,14 @@ typedef struct kconv_pool {
   pthread_mutex_t mu, busy;
   pthread_cond_t go, done;
   int nworkers, atfork;
-  atomic_ulong gen;    /* bumped per job (release) after ntasks / fn / arg are set */
+  /* the job word: (job number << 8) | task count, published (release) after fn / arg are set.
+   * A worker decides from this one word whether it takes part: the task count must not be
+   * read separately, or a worker that skips a job could read the next job's count */
+  atomic_ulong gen;
   atomic_int pending;  /* tasks of the current job not finished by workers */
   unsigned long created_gen; /* gen when the newest worker was created (under mu) */
   int sleeping;        /* workers blocked on `go` (under mu) */
   int waiting;         /* the caller is blocked on `done` (under mu) */
-  int ntasks;
   void (*fn)(void *, int);
   void *arg;
 } kconv_pool;
@@ -715,8 +717,8 @@ static inline void *kconv_pool_worker(void *arg) {
       pthread_mutex_unlock(&p->mu);
     }
     seen = g;
-    if (id >= p->ntasks) continue;
-    p->fn(p->arg, id);
+    if (id >= (int)(g & 0xff)) continue;
+    p->fn(p->arg, id); /* stable: the job cannot end before this task does */
     if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
       pthread_mutex_lock(&p->mu);
       if (p->waiting) pthread_cond_signal(&p->done);
@@ -730,6 +732,7 @@ static inline void *kconv_pool_worker(void *arg) {
  * parallel (1: none, the pool was busy or no thread could start; the caller runs the rest). */
 static inline int kconv_pool_run(int n, void (*fn)(void *, int), void *arg) {
   kconv_pool *p = kconv_pool_get();
+  if (n > KCONV_MAX_THREADS) n = KCONV_MAX_THREADS; /* the caller runs tasks >= the result */
   if (pthread_mutex_trylock(&p->busy)) return 1;
   pthread_mutex_lock(&p->mu);
   if (!p->atfork) p->atfork = pthread_atfork(NULL, NULL, kconv_pool_atfork_child) == 0;
@@ -745,9 +748,9 @@ static inline int kconv_pool_run(int n, void (*fn)(void *, int), void *arg) {
   if (n > 1) {
     p->fn = fn;
     p->arg = arg;
-    p->ntasks = n;
     atomic_store_explicit(&p->pending, n - 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
+    unsigned long g = atomic_load_explicit(&p->gen, memory_order_relaxed);
+    atomic_store_explicit(&p->gen, ((g >> 8) + 1) << 8 | (unsigned long)n, memory_order_release);
     pthread_mutex_lock(&p->mu);
     if (p->sleeping) pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);

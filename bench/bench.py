@@ -300,7 +300,7 @@ def main():
     with open(fpath, "w") as f:
         json.dump(facts, f)
     lines = ["Machine: %s. mc: generated C built with `%s`, run with mc_set_num_threads(the "
-             "thread count shown: GEMMs split across threads, everything else on one); PyTorch %s "
+             "thread count shown: GEMMs, depthwise convolutions, pools and large elementwise ops split across threads); PyTorch %s "
              "with the thread count shown. %s" %
              (cpu_model(), " ".join(["cc"] + CFLAGS), __import__("torch").__version__, ort_note), "",
              "| model | threads | mc | PyTorch frozen | mc/PyTorch | PyTorch optimize_for_inference "

@@ -455,6 +455,24 @@ static inline int mck_ew_binary(mck_ctx *c, mck_arg *out, int nout, const mck_ar
   else if ((op == MCK_EW_DIV || op == MCK_EW_ATAN2) && !mck_is_float(cdt)) odt = cdt = MCK_F32;
   mck_ew_sc_to_f32(&in[0], &sa, cdt);
   mck_ew_sc_to_f32(&in[1], &sb, cdt);
+  /* a 0-dim tensor of another dtype (a traced Python constant is a double) next to float32
+   * operands: promotion makes it a float32 value, so convert it once and keep the float path */
+  mck_tensor za, zb;
+  float fa, fb;
+  if (cdt == MCK_F32 && !inplace && A->ndim == 0 && A->dtype != MCK_F32 && A->data) {
+    fa = (float)mck_getf(A, A->offset);
+    memset(&za, 0, sizeof za);
+    za.data = &fa;
+    za.dtype = MCK_F32;
+    A = &za;
+  }
+  if (cdt == MCK_F32 && B->ndim == 0 && B->dtype != MCK_F32 && B->data) {
+    fb = (float)mck_getf(B, B->offset);
+    memset(&zb, 0, sizeof zb);
+    zb.data = &fb;
+    zb.dtype = MCK_F32;
+    B = &zb;
+  }
   if (mck_ew_is_bitwise(op) && mck_is_float(cdt))
     return mck_fail(c, "aten::%s: not implemented for %s", name, mck_dtype_name(cdt));
   if ((op == MCK_EW_SUB || op == MCK_EW_RSUB) && (A->dtype == MCK_BOOL || B->dtype == MCK_BOOL))
@@ -1055,6 +1073,20 @@ static inline int mck_ew_masked_fill(mck_ctx *c, mck_arg *out, int nout, const m
   const int64_t *sts[3] = {st[0], st[1], st[2]};
   int64_t base[3] = {o->offset, X->offset, M->offset};
   mck_iter it;
+  if (X->dtype == MCK_F32 && o->dtype == MCK_F32 && nd > 0) {
+    /* float32 (an attention mask): rows of the innermost dim through plain pointers; the value
+     * rounds to float as mck_setf would */
+    float v = (float)fv;
+    int64_t inner = shape[nd - 1], so = st[0][nd - 1], sx = st[1][nd - 1], sm = st[2][nd - 1];
+    mck_iter_init(&it, nd - 1, shape, 3, sts, base);
+    for (int64_t r = 0; r < it.total; r++, mck_iter_next(&it)) {
+      float *po = (float *)o->data + it.off[0];
+      const float *px = (const float *)X->data + it.off[1];
+      const uint8_t *pm = (const uint8_t *)M->data + it.off[2];
+      for (int64_t k = 0; k < inner; k++) po[k * so] = pm[k * sm] ? v : px[k * sx];
+    }
+    return 0;
+  }
   mck_iter_init(&it, nd, shape, 3, sts, base);
   int fl = mck_is_float(X->dtype);
   for (int64_t k = 0; k < it.total; k++, mck_iter_next(&it)) {

@@ -4,7 +4,8 @@ activation in its epilogue), odd sizes that leave vector tails (in/out features 
 129), with and without bias, every fused activation; small matmul / bmm in dot-product
 (A @ B^T) and broadcast-FMA (A @ B) form; softmax / log_softmax over the last dim of contiguous
 rows of many lengths, with -inf, NaN, +inf and large values (k_reduce.h mck_red_softmax_f32);
-layer_norm over the last dims with and without affine parameters (k_norm.h kconv_ln_f32).
+layer_norm over the last dims with and without affine parameters (k_norm.h kconv_ln_f32);
+float32 binary ops with a 0-dim operand of another dtype, masked_fill with a broadcast mask.
 Expected values come from PyTorch."""
 import torch
 
@@ -108,8 +109,30 @@ def layer_norm_cases(w):
            lambda *a: A.layer_norm(*a), tol=1e-4)
 
 
+def elementwise_cases(w):
+    """float32 binary ops with a 0-dim operand of another dtype (a traced Python constant is a
+    0-dim double: promoted to a float32 value, k_elementwise.h mck_ew_binary), and masked_fill
+    of float32 with a broadcast bool mask (the attention mask, a float row loop)."""
+    x = rnd(2, 4, 16, 16)
+    for other in (torch.tensor(0.25, dtype=torch.float64), torch.tensor(3), torch.tensor(True),
+                  torch.tensor(1e300, dtype=torch.float64), torch.tensor(float("nan"), dtype=torch.float64)):
+        for op, f in [("aten::mul", torch.mul), ("aten::add", torch.add), ("aten::sub", torch.sub),
+                      ("aten::div", torch.div), ("aten::eq", torch.eq), ("aten::lt", torch.lt)]:
+            if other.dtype == torch.bool and op in ("aten::sub", "aten::div"):
+                continue
+            w.case(op, [x, other], f(x, other))
+            w.case(op, [other, x], f(other, x))
+    mask = torch.tril(torch.ones(16, 16)).view(1, 1, 16, 16) == 0
+    for v in (float("-inf"), float("nan"), -2.5, 3):
+        w.case("aten::masked_fill", [x, mask, v], x.masked_fill(mask, v))
+    w.case("aten::masked_fill", [x.transpose(2, 3), mask[0, 0, 0], -1.0], x.transpose(2, 3).masked_fill(mask[0, 0, 0], -1.0))
+    w.case("aten::masked_fill", [x, mask, torch.tensor(-7.0, dtype=torch.float64)],
+           x.masked_fill(mask, torch.tensor(-7.0, dtype=torch.float64)))
+
+
 def cases(w):
     torch.manual_seed(7)
+    elementwise_cases(w)
     linear_cases(w)
     matmul_cases(w)
     softmax_cases(w)

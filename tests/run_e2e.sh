@@ -13,5 +13,6 @@ sh tests/dumpir/run.sh
 sh tests/dce/emit.sh
 sh tests/runtime/sanitizers.sh
 BUILD="${BUILD:-build}" sh tests/runtime/threads.sh
+BUILD="${BUILD:-build}" sh tests/kernels/native.sh
 sh tests/build/run.sh
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" sh tests/cuda/run.sh

@@ -201,6 +201,7 @@ typedef struct kconv_geom {
 #define KCONV_NR (KCONV_VW * KCONV_NV)
 typedef float kconv_vf __attribute__((vector_size(KCONV_VW * 4)));
 typedef float kconv_vfu __attribute__((vector_size(KCONV_VW * 4), aligned(4)));
+typedef int kconv_vi __attribute__((vector_size(KCONV_VW * 4)));
 /* acc + x * y in one rounding: -std=c11 turns GCC's FMA contraction off, so it is explicit */
 #if KCONV_VW == 16
 #define KCONV_FMA(x, y, acc) ((kconv_vf)_mm512_fmadd_ps((__m512)(x), (__m512)(y), (__m512)(acc)))
@@ -335,10 +336,10 @@ static inline void kconv_tile_store(const float *t, float *cp, int64_t rsc, int6
 #ifdef KCONV_VW
 /* The register tile: MR rows of NV vectors, each row updated with one broadcast of A (which
  * the compiler folds into the FMA's memory operand) against the NV vectors of one B row. */
-static inline void kconv_micro(int64_t kc, const float *restrict ap, int64_t as,
-                               const float *restrict bp, int64_t bs, float *restrict cp,
-                               int64_t rsc, int64_t csc, int64_t mr, int64_t nr, float alpha,
-                               int over) {
+static inline int kconv_micro(int64_t kc, const float *restrict ap, int64_t as,
+                              const float *restrict bp, int64_t bs, float *restrict cp,
+                              int64_t rsc, int64_t csc, int64_t mr, int64_t nr, float alpha,
+                              int over, const kconv_epi *e, int64_t i0, int64_t j0) {
   kconv_vf c[KCONV_MR][KCONV_NV];
   /* C's tile is read (or written) after the K loop: start fetching it now, since its rows are
    * far apart (a row stride of 2^k floats also maps them onto few cache sets) */
@@ -357,27 +358,46 @@ static inline void kconv_micro(int64_t kc, const float *restrict ap, int64_t as,
     }
   }
   if (mr == KCONV_MR && nr == KCONV_NR && csc == 1) {
+    /* e (the last K block's epilogue): bias, relu and hardtanh in registers, with the scalar
+     * epilogue's arithmetic (acc + b; NaN passes; relu(-0) = +0) */
+    int fe = e && (e->act == KCONV_ACT_NONE || e->act == KCONV_ACT_RELU || e->act == KCONV_ACT_HARDTANH);
+    kconv_vf zero = (kconv_vf){0}, lo = KCONV_SET1(fe ? (float)e->lo : 0.0f);
+    kconv_vf hi = KCONV_SET1(fe ? (float)e->hi : 0.0f);
     for (int i = 0; i < KCONV_MR; i++)
       for (int v = 0; v < KCONV_NV; v++) {
         kconv_vfu *o = (kconv_vfu *)(cp + i * rsc + v * KCONV_VW);
-        if (over) *o = alpha * c[i][v];
-        else *o += alpha * c[i][v];
+        kconv_vf r = over ? alpha * c[i][v] : *o + alpha * c[i][v];
+        if (fe) {
+          if (e->bias)
+            r += e->bias_rows ? KCONV_SET1(e->bias[i0 + i]) : *(const kconv_vfu *)(e->bias + j0 + v * KCONV_VW);
+          if (e->act == KCONV_ACT_RELU) {
+            kconv_vi m = (r > zero) | (r != r);
+            r = (kconv_vf)((kconv_vi)r & m);
+          } else if (e->act == KCONV_ACT_HARDTANH) {
+            kconv_vi m = r < lo;
+            r = (kconv_vf)(((kconv_vi)lo & m) | ((kconv_vi)r & ~m));
+            m = r > hi;
+            r = (kconv_vf)(((kconv_vi)hi & m) | ((kconv_vi)r & ~m));
+          }
+        }
+        *o = r;
       }
-    return;
+    return fe;
   }
   float t[KCONV_MR * KCONV_NR];
   for (int i = 0; i < KCONV_MR; i++)
     for (int v = 0; v < KCONV_NV; v++) *(kconv_vfu *)(t + i * KCONV_NR + v * KCONV_VW) = c[i][v];
   kconv_tile_store(t, cp, rsc, csc, mr, nr, alpha, over);
+  return 0;
 }
 #else
 /* Portable tile: six accumulator rows of NR floats, each updated with one broadcast of A and
  * the same NR-wide row of B, written as one j-loop over six named rows (not a 2-D array)
  * because that is the form GCC and clang both keep in vector registers. */
-static inline void kconv_micro(int64_t kc, const float *restrict ap, int64_t as,
-                               const float *restrict bp, int64_t bs, float *restrict cp,
-                               int64_t rsc, int64_t csc, int64_t mr, int64_t nr, float alpha,
-                               int over) {
+static inline int kconv_micro(int64_t kc, const float *restrict ap, int64_t as,
+                              const float *restrict bp, int64_t bs, float *restrict cp,
+                              int64_t rsc, int64_t csc, int64_t mr, int64_t nr, float alpha,
+                              int over, const kconv_epi *e, int64_t i0, int64_t j0) {
   float t[KCONV_MR * KCONV_NR];
   float *c0 = t, *c1 = t + KCONV_NR, *c2 = t + 2 * KCONV_NR, *c3 = t + 3 * KCONV_NR,
         *c4 = t + 4 * KCONV_NR, *c5 = t + 5 * KCONV_NR;
@@ -395,7 +415,11 @@ static inline void kconv_micro(int64_t kc, const float *restrict ap, int64_t as,
       c5[j] += a5 * bj;
     }
   }
+  (void)e;
+  (void)i0;
+  (void)j0;
   kconv_tile_store(t, cp, rsc, csc, mr, nr, alpha, over);
+  return 0;
 }
 #endif
 
@@ -584,8 +608,9 @@ static inline void kconv_gemm_run(kconv_gemm_ws *w, int64_t m0, int64_t m1, int6
             }
             float *cp = C + i * rsc + j * csc;
             int64_t mr = kconv_min(KCONV_MR, mc - ir), nr = kconv_min(KCONV_NR, nc - jr);
-            kconv_micro(kc, aq, as, bq, bs, cp, rsc, csc, mr, nr, alpha, ov);
-            if (epi && pc + kc >= K) kconv_epi_tile(epi, cp, rsc, csc, mr, nr, i, j);
+            const kconv_epi *le = epi && pc + kc >= K ? epi : NULL; /* the last K block */
+            if (!kconv_micro(kc, aq, as, bq, bs, cp, rsc, csc, mr, nr, alpha, ov, le, i, j) && le)
+              kconv_epi_tile(le, cp, rsc, csc, mr, nr, i, j);
           }
         }
       }

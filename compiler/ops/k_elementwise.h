@@ -138,6 +138,8 @@ static inline void mck_ew_shape_str(char *buf, size_t n, const mck_tensor *t) {
 static inline int mck_ew_bcast(mck_ctx *c, const char *name, int nt, const mck_tensor *const *ts,
                                int *nd, int64_t *shape) {
   *nd = 0;
+  /* shape (MCK_MAX_DIMS long) starts empty; filled so that no compiler sees it read unset */
+  for (int d = 0; d < MCK_MAX_DIMS; d++) shape[d] = 1;
   for (int k = 0; k < nt; k++) {
     int64_t tmp[MCK_MAX_DIMS];
     int n2;

@@ -1,9 +1,19 @@
 #!/bin/sh
-# Installs every Debian package mc's build and tests need (Debian 12).
+# Installs every Debian package mc's build and tests need (Debian 12). Run it as root, or as a
+# user who may use sudo: it calls apt-get through sudo only when it is not root.
 set -e
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends \
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+  else
+    echo "tools/setup.sh: not root and no sudo: run it as root" >&2
+    exit 1
+  fi
+fi
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
   build-essential clang pkg-config libcjson-dev tcc libtcc-dev check libsubunit-dev \
   libdlpack-dev python3 python3-torch python3-torchvision python3-numpy graphviz \
   libopenblas-dev valgrind libclang-rt-14-dev cmake ninja-build

@@ -28,6 +28,8 @@ typedef struct Emitter {
   int errs;
   size_t blob_bytes; /* bytes written to o->blob so far */
   size_t *blob_off;  /* by value id: offset in the blob + 1, 0 = inline */
+  size_t (*swaps)[3]; /* blob regions of multi-byte elements: offset, bytes, element size */
+  int nswaps, capswaps;
   struct Prepack *pk; /* by value id of a convolution's output: its weight, prepacked */
 } Emitter;
 
@@ -79,15 +81,40 @@ static const char *ctype_of(DType t) {
   }
 }
 
-/* Writes nbytes of data to the blob (64-byte aligned) when it is on and the data is large
- * enough; returns its offset + 1 there, or 0 when the caller must emit it inline. */
-static size_t emit_blob_data(Emitter *e, const char *what, const void *data, size_t nbytes) {
+/* Writes nbytes of data (elements of elsize bytes, in this machine's byte order) to the blob
+ * (64-byte aligned) when it is on and the data is large enough; returns its offset + 1 there, or
+ * 0 when the caller must emit it inline. The blob is always little-endian: a big-endian target
+ * swaps the regions recorded in e->swaps once, at create (emit_blob_byte_order). */
+static size_t emit_blob_data(Emitter *e, const char *what, const void *data, size_t nbytes, size_t elsize) {
   if (!e->o->blob || nbytes < e->o->blob_threshold || nbytes == 0) return 0;
+  if (elsize > 1) {
+    if (e->nswaps == e->capswaps) {
+      int cap = e->capswaps ? 2 * e->capswaps : 16;
+      void *p = realloc(e->swaps, (size_t)cap * sizeof *e->swaps);
+      if (!p) return 0; /* inline C data is right in any byte order */
+      e->swaps = p;
+      e->capswaps = cap;
+    }
+  }
   static const char zeros[64];
   size_t pad = (64 - e->blob_bytes % 64) % 64;
   if (pad) fwrite(zeros, 1, pad, e->o->blob);
   e->blob_bytes += pad;
-  fwrite(data, 1, nbytes, e->o->blob);
+  if (elsize > 1) {
+    size_t *r = e->swaps[e->nswaps++];
+    r[0] = e->blob_bytes, r[1] = nbytes, r[2] = elsize;
+  }
+  const uint16_t one = 1;
+  if (elsize > 1 && *(const unsigned char *)&one == 0) { /* a big-endian host writes little-endian */
+    const unsigned char *src = data;
+    unsigned char el[16];
+    for (size_t i = 0; i + elsize <= nbytes; i += elsize) {
+      for (size_t b = 0; b < elsize; b++) el[b] = src[i + elsize - 1 - b];
+      fwrite(el, 1, elsize, e->o->blob);
+    }
+  } else {
+    fwrite(data, 1, nbytes, e->o->blob);
+  }
   fprintf(e->c, "/* %s: %zu bytes at offset %zu of %s */\n", what, nbytes, e->blob_bytes, e->o->blob_name);
   e->blob_bytes += nbytes;
   return e->blob_bytes - nbytes + 1;
@@ -95,11 +122,48 @@ static size_t emit_blob_data(Emitter *e, const char *what, const void *data, siz
 
 static void emit_data_array(Emitter *e, const char *sym, const char *what, const IrTensor *t);
 
+/* After the blob's .incbin: NAME_W_, the weights as the kernels read them. On a little-endian
+ * target that is the blob itself; a big-endian target copies it once (at create, or at the first
+ * run of a model made from NAME_def directly) into a static buffer with every multi-byte element
+ * swapped. A compiler that does not state its byte order gets an #error, never wrong numbers. */
+static void emit_blob_byte_order(Emitter *e) {
+  FILE *c = e->c;
+  const char *name = e->o->name;
+  fputs("/* The weights file holds little-endian data; a big-endian target swaps it once. */\n", c);
+  fputs("#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__\n", c);
+  fprintf(c, "#define %s_W_ %s_weights_\nstatic void %s_weights_prepare_(void) {}\n", name, name, name);
+  fputs("#elif defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n", c);
+  fprintf(c, "static const size_t %s_swaps_[][3] = {", name);
+  for (int i = 0; i < e->nswaps; i++)
+    fprintf(c, "%s{%zu, %zu, %zu}", i ? ", " : "", e->swaps[i][0], e->swaps[i][1], e->swaps[i][2]);
+  if (!e->nswaps) fputs("{0, 0, 1}", c);
+  fputs("};\n", c);
+  fprintf(c, "static unsigned char %s_W_[%zu] __attribute__((aligned(64)));\n", name, e->blob_bytes);
+  fprintf(c, "static int %s_W_ready_;\n", name);
+  fprintf(c, "static void %s_weights_prepare_(void) {\n"
+             "  if (%s_W_ready_) return;\n"
+             "  memcpy(%s_W_, %s_weights_, sizeof %s_W_);\n"
+             "  for (size_t r = 0; r < sizeof %s_swaps_ / sizeof %s_swaps_[0]; r++) {\n"
+             "    size_t es = %s_swaps_[r][2];\n"
+             "    unsigned char *p = %s_W_ + %s_swaps_[r][0];\n"
+             "    for (size_t i = 0; es > 1 && i + es <= %s_swaps_[r][1]; i += es)\n"
+             "      for (size_t b = 0; b < es / 2; b++) {\n"
+             "        unsigned char t_ = p[i + b];\n"
+             "        p[i + b] = p[i + es - 1 - b];\n"
+             "        p[i + es - 1 - b] = t_;\n"
+             "      }\n"
+             "  }\n"
+             "  %s_W_ready_ = 1;\n"
+             "}\n",
+          name, name, name, name, name, name, name, name, name, name, name, name);
+  fputs("#else\n#error \"mc: the weights file is little-endian and this compiler does not state its byte order (__BYTE_ORDER__)\"\n#endif\n", c);
+}
+
 static void emit_constant_data(Emitter *e, const Value *v, const IrTensor *t) {
   char what[160], sym[32];
   snprintf(what, sizeof what, "%%%s", v->name);
   snprintf(sym, sizeof sym, "c_%d", v->id);
-  e->blob_off[v->id] = emit_blob_data(e, what, t->data, t->nbytes);
+  e->blob_off[v->id] = emit_blob_data(e, what, t->data, t->nbytes, ir_dtype_size(t->dtype));
   if (!e->blob_off[v->id]) emit_data_array(e, sym, what, t);
 }
 
@@ -232,7 +296,7 @@ static void emit_prepacked(Emitter *e) {
     char what[160], sym[32];
     snprintf(what, sizeof what, "weight of %%%s, packed for the GEMM", v->name);
     snprintf(sym, sizeof sym, "pk_%d", v->id);
-    p.blob_off = emit_blob_data(e, what, dst, (size_t)nf * sizeof(float));
+    p.blob_off = emit_blob_data(e, what, dst, (size_t)nf * sizeof(float), sizeof(float));
     if (!p.blob_off) {
       IrTensor t = {.dtype = DT_F32, .ndim = 1, .shape = {nf}, .data = dst, .nbytes = (size_t)nf * sizeof(float)};
       emit_data_array(e, sym, what, &t);
@@ -413,7 +477,7 @@ static void emit_call(Emitter *e, const Node *n, const OpDef *op, const Value *c
   fputs("};\n", f);
   const Prepack *pk = n->noutputs > 0 && e->pk ? &e->pk[n->outputs[0]->id] : NULL;
   if (pk && pk->kind) {
-    if (pk->blob_off) fprintf(f, "    ctx.pack = (const float *)(void *)(%s_weights_ + %zu);\n", e->o->name, pk->blob_off - 1);
+    if (pk->blob_off) fprintf(f, "    ctx.pack = (const float *)(void *)(%s_W_ + %zu);\n", e->o->name, pk->blob_off - 1);
     else fprintf(f, "    ctx.pack = pk_%d;\n", n->outputs[0]->id);
     fprintf(f, "    ctx.pack_kind = %d;\n    ctx.pack_m = %lld;\n    ctx.pack_k = %lld;\n    ctx.pack_g = %lld;\n", pk->kind,
             (long long)pk->m, (long long)pk->k, (long long)pk->g);
@@ -729,6 +793,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     fprintf(c, "__asm__(\".section .rodata\\n.balign 64\\n.globl %s_weights_\\n.hidden %s_weights_\\n%s_weights_:\\n"
                ".incbin \\\"%s\\\"\\n.previous\");\n", name, name, name, o->blob_name);
     fprintf(c, "extern const unsigned char %s_weights_[%zu];\n", name, e.blob_bytes);
+    emit_blob_byte_order(&e);
   }
   /* scalar outputs need arena slots: reserve them after the plan */
   size_t arena = e.plan.arena_bytes;
@@ -743,6 +808,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   fprintf(c, "\n/* ---- run ---- */\nstatic int %s_run(void *const *in, void *arena_, void **out, char *err) {\n", name);
   fputs("  char *arena = (char *)arena_;\n  mck_ctx ctx;\n  memset(&ctx, 0, sizeof ctx);\n  ctx.nthreads = mc_runtime_num_threads();\n", c);
   fputs("  (void)arena;\n  (void)in;\n", c);
+  if (e.blob_bytes > 0) fprintf(c, "  %s_weights_prepare_();\n", name);
   for (int i = 0; i < top->nparams; i++) {
     const Value *v = top->params[i];
     if (v->type->kind != TY_TENSOR) {
@@ -762,7 +828,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     if (only_prepacked_uses(&e, n->outputs[0]))
       snprintf(data, sizeof data, "NULL");
     else if (e.blob_off[n->outputs[0]->id])
-      snprintf(data, sizeof data, "(void *)(%s_weights_ + %zu)", name, e.blob_off[n->outputs[0]->id] - 1);
+      snprintf(data, sizeof data, "(void *)(%s_W_ + %zu)", name, e.blob_off[n->outputs[0]->id] - 1);
     else
       snprintf(data, sizeof data, "(void *)c_%d", n->outputs[0]->id);
     declare_tensor(&e, n->outputs[0], data);
@@ -815,9 +881,13 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   fprintf(c, "};\n\nconst mc_model_def %s_def = {\n  ", name);
   put_cstring(c, name);
   fprintf(c, ", %d, %d, %s_inputs_, %s_outputs_, %zu, %s_run\n};\n\n", top->nparams, top->nrets, name, name, arena, name);
-  fprintf(c, "mc_model *%s_create(void) { return mc_model_new(&%s_def); }\n", name, name);
+  if (e.blob_bytes > 0)
+    fprintf(c, "mc_model *%s_create(void) {\n  %s_weights_prepare_();\n  return mc_model_new(&%s_def);\n}\n", name, name, name);
+  else
+    fprintf(c, "mc_model *%s_create(void) { return mc_model_new(&%s_def); }\n", name, name);
   free(scalar_slot);
   free(e.blob_off);
+  free(e.swaps);
   free(e.pk);
   plan_free(&e.plan);
   return e.errs;

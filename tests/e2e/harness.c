@@ -3,7 +3,7 @@
  *   harness MODE OUTDIR IN0.bin IN1.bin ...
  * MODE is "copy" (mc_set_input), "zerocopy" (mc_set_input_zero_copy on the harness's buffers)
  * or "dlpack" (mc_set_input_dlpack). Inputs are raw little-endian data in the shapes the
- * model expects (mc_input_info). Writes OUTDIR/output_K.bin for each output and
+ * model expects (mc_input_info), swapped to the machine's byte order on a big-endian target. Writes OUTDIR/output_K.bin for each output and
  * OUTDIR/input_K.bin with the final value of each input (to compare in-place updates), and
  * OUTDIR/shapes.txt ("output K dtype d0 d1 ..."). Runs the model twice to check that a second
  * run with rebound inputs gives the same answer. MC_E2E_THREADS=N in the environment runs the
@@ -22,6 +22,20 @@ static size_t numel(const DLTensor *t) {
   return n;
 }
 
+/* The .bin files are little-endian: on a big-endian machine each element of es bytes is swapped
+ * after reading and before writing. */
+static void swap_le(void *p, size_t n, size_t es) {
+  const unsigned short one = 1;
+  if (*(const unsigned char *)&one || es < 2) return;
+  unsigned char *b = p;
+  for (size_t i = 0; i + es <= n; i += es)
+    for (size_t k = 0; k < es / 2; k++) {
+      unsigned char t = b[i + k];
+      b[i + k] = b[i + es - 1 - k];
+      b[i + es - 1 - k] = t;
+    }
+}
+
 static void *read_file(const char *path, size_t want) {
   FILE *f = fopen(path, "rb");
   if (!f) {
@@ -37,8 +51,9 @@ static void *read_file(const char *path, size_t want) {
   return p;
 }
 
-static void write_file(const char *dir, const char *kind, int k, const void *p, size_t n) {
+static void write_file(const char *dir, const char *kind, int k, void *p, size_t n, size_t es) {
   char path[4096];
+  swap_le(p, n, es);
   snprintf(path, sizeof path, "%s/%s_%d.bin", dir, kind, k);
   FILE *f = fopen(path, "wb");
   if (!f || fwrite(p, 1, n, f) != n) {
@@ -46,6 +61,7 @@ static void write_file(const char *dir, const char *kind, int k, const void *p, 
     exit(3);
   }
   fclose(f);
+  swap_le(p, n, es); /* back to the machine's order: the caller may still read p */
 }
 
 static int ndeleted;
@@ -80,6 +96,7 @@ int main(int argc, char **argv) {
     const DLTensor *info = mc_input_info(m, i);
     size_t bytes = numel(info) * dtype_bytes(info->dtype);
     bufs[i] = read_file(argv[3 + i], bytes);
+    swap_le(bufs[i], bytes, dtype_bytes(info->dtype));
     ts[i] = *info;
     ts[i].data = bufs[i];
     ts[i].strides = NULL;
@@ -129,7 +146,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "harness: copy_output %d: %s\n", k, mc_last_error(m));
       return 6;
     }
-    write_file(dir, "output", k, dst.data, bytes);
+    write_file(dir, "output", k, dst.data, bytes, dtype_bytes(o->dtype));
     fprintf(sf, "output %d %d:%d", k, o->dtype.code, o->dtype.bits);
     for (int d = 0; d < o->ndim; d++) fprintf(sf, " %lld", (long long)o->shape[d]);
     fputc('\n', sf);
@@ -148,10 +165,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "harness: copy_input %d: %s\n", i, mc_last_error(m));
         return 7;
       }
-      write_file(dir, "input", i, dst.data, bytes);
+      write_file(dir, "input", i, dst.data, bytes, dtype_bytes(info->dtype));
       free(dst.data);
     } else {
-      write_file(dir, "input", i, bufs[i], bytes);
+      write_file(dir, "input", i, bufs[i], bytes, dtype_bytes(info->dtype));
     }
   }
   mc_model_destroy(m);

@@ -319,7 +319,7 @@ static void infer_kernel_node(Infer *in, Node *n, const OpDef *op) {
   NodeArgs na;
   node_args(in->scratch, n, &na);
   for (int i = 0; i < na.nin; i++) {
-    if (na.in[i].kind != MCK_TENSOR && ops_param_is_tensor(op, i)) {
+    if (na.in[i].kind != MCK_TENSOR && ops_node_param_is_tensor(n, i)) {
       diag_error(in->c->diag, n->loc, "'%s': input %d (%%%s) must be a tensor, not %s", n->kind, i,
                  n->inputs[i]->name, ir_type_str(in->scratch, n->inputs[i]->type));
       in->errs++;
@@ -332,7 +332,7 @@ static void infer_kernel_node(Infer *in, Node *n, const OpDef *op) {
     }
   }
   for (int i = 0; i < na.nout; i++) {
-    if (na.out[i].kind != MCK_TENSOR && ops_result_is_tensor(op, i)) {
+    if (na.out[i].kind != MCK_TENSOR && ops_node_result_is_tensor(n, i)) {
       diag_error(in->c->diag, n->loc, "'%s' returns a tensor, but %%%s is declared %s", n->kind,
                  n->outputs[i]->name, ir_type_str(in->scratch, n->outputs[i]->type));
       in->errs++;

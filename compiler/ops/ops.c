@@ -1,5 +1,5 @@
 /* ops.c — gathers the op families into one sorted table, looks ops up by name and resolves
- * every node of a graph to its row. */
+ * every node of a graph to its row and to the overload of that row it calls. */
 #include "ops.h"
 
 #include <stdlib.h>
@@ -125,6 +125,253 @@ bool ops_result_is_tensor(const OpDef *op, int k) {
   return *r == '\0' || *r == ',' || *r == ')' || *r == ' ';
 }
 
+/* ---- overloads --------------------------------------------------------------------------
+ * A row's schema may list several overloads of its op: "(P) -> R | (P) -> R", "(P) | (P) -> R"
+ * (a shared result), or "(P) -> R, or (P) -> R", split at top level. Inside a parameter list,
+ * "[...]" groups optional parameters, "a=1" and "name?" make a parameter optional, "*" starts the
+ * keyword-only ones (TorchScript still passes them positionally) and "..." is variadic. */
+
+/* End of the top-level item starting at p: the next ',' or ')' outside brackets (or the end). */
+static const char *item_end(const char *p) {
+  int depth = 0;
+  for (; *p; p++) {
+    if (*p == '(' || *p == '[') depth++;
+    else if ((*p == ')' || *p == ']') && depth > 0) depth--;
+    else if (depth == 0 && (*p == ',' || *p == ')' || *p == ']')) break;
+    /* "self[, int dim]": an optional group opens; "int[]", "int[2]": part of a type */
+    if (*p == '[' && depth == 1 && p[1] != ']' && !(p[1] >= '0' && p[1] <= '9')) break;
+  }
+  return p;
+}
+
+/* Splits `schema` into its overloads: text spans [beg, end) and the span of the shared result. */
+typedef struct Span {
+  const char *beg, *end;
+} Span;
+enum { MAX_OVERLOADS = 8 };
+
+static int split_overloads(const char *s, Span *ov) {
+  int n = 0, depth = 0;
+  if (!s) return 0;
+  ov[0].beg = s;
+  for (const char *p = s; *p; p++) {
+    if (*p == '(' || *p == '[') depth++;
+    else if (*p == ')' || *p == ']') depth--;
+    else if (depth == 0 && n + 1 < MAX_OVERLOADS &&
+             (strncmp(p, " | (", 4) == 0 || strncmp(p, ", or (", 6) == 0)) {
+      ov[n].end = p;
+      n++;
+      p += *p == ' ' ? 2 : 4;
+      ov[n].beg = p + 1;
+    }
+  }
+  ov[n].end = s + strlen(s);
+  return n + 1;
+}
+
+static const char *span_result(Span sp) {
+  for (const char *p = sp.beg; p + 3 <= sp.end; p++)
+    if (strncmp(p, "-> ", 3) == 0) return p + 3;
+  return NULL;
+}
+
+/* Parses overload text (params "(...)" then optionally " -> R") into sig. */
+static void parse_sig(const char *text, OpSig *sig) {
+  memset(sig, 0, sizeof *sig);
+  sig->noutputs = schema_outputs(text);
+  const char *p = text;
+  if (*p != '(') {
+    sig->variadic = true;
+    return;
+  }
+  p++;
+  int opt_depth = 0;
+  bool optional_from_here = false;
+  while (*p && *p != ')') {
+    while (*p == ' ' || *p == ',') p++;
+    if (*p == '[') {
+      opt_depth++;
+      p++;
+      continue;
+    }
+    if (*p == ']') {
+      opt_depth--;
+      p++;
+      continue;
+    }
+    if (*p == ')' || !*p) break;
+    const char *e = item_end(p);
+    size_t len = (size_t)(e - p);
+    if (len == 1 && *p == '*') {
+      p = e;
+      continue;
+    }
+    if (strstr(p, "...") && strstr(p, "...") < e) {
+      sig->variadic = true;
+      p = e;
+      continue;
+    }
+    /* "Type name=default", "Type name?", "Type" */
+    const char *name = NULL;
+    int depth = 0;
+    for (const char *q = p; q < e; q++) {
+      if (*q == '(' || *q == '[') depth++;
+      else if (*q == ')' || *q == ']') depth--;
+      else if (*q == ' ' && depth == 0 && q + 1 < e && q[1] != '|' && q > p && q[-1] != '|') name = q + 1;
+    }
+    const char *tend = name ? name - 1 : e;
+    bool optional = opt_depth > 0 || optional_from_here || memchr(p, '=', len) != NULL ||
+                    (name && e[-1] == '?');
+    if (sig->nparams < OPS_MAX_PARAMS) {
+      OpParam *pp = &sig->params[sig->nparams];
+      size_t tl = (size_t)(tend - p);
+      if (tl >= sizeof pp->type) tl = sizeof pp->type - 1;
+      memcpy(pp->type, p, tl);
+      pp->type[tl] = '\0';
+      pp->optional = optional;
+    }
+    sig->nparams++;
+    if (!optional) sig->min_inputs = sig->nparams;
+    p = e;
+  }
+  if (sig->nparams > OPS_MAX_PARAMS) sig->variadic = true;
+}
+
+int ops_overload_count(const OpDef *op) {
+  Span ov[MAX_OVERLOADS];
+  int n = split_overloads(op->schema, ov);
+  return n ? n : 1;
+}
+
+bool ops_overload(const OpDef *op, int k, OpSig *sig) {
+  Span ov[MAX_OVERLOADS];
+  int n = split_overloads(op->schema, ov);
+  if (k < 0 || k >= n) {
+    memset(sig, 0, sizeof *sig);
+    sig->variadic = true;
+    sig->noutputs = -1;
+    return false;
+  }
+  /* the overload's own text, with the next stated result when it has none ("(P) | (P) -> R") */
+  char text[sizeof sig->text];
+  size_t len = (size_t)(ov[k].end - ov[k].beg);
+  if (len >= sizeof text) len = sizeof text - 1;
+  memcpy(text, ov[k].beg, len);
+  text[len] = '\0';
+  if (!span_result(ov[k])) {
+    for (int j = k + 1; j < n; j++) {
+      const char *r = span_result(ov[j]);
+      if (r) {
+        snprintf(text + len, sizeof text - len, " -> %.*s", (int)(ov[j].end - r), r);
+        break;
+      }
+    }
+  }
+  parse_sig(text, sig);
+  memcpy(sig->text, text, sizeof text);
+  /* a list the parser could not read ("(as var)") constrains nothing */
+  if (sig->nparams == 1 && !strchr(sig->params[0].type, ' ') && strncmp(sig->text, "(as ", 4) == 0)
+    sig->variadic = true;
+  return true;
+}
+
+/* Whether a value of type t can be passed for parameter type `pt` (alternatives "A|B"). */
+static bool type_fits_one(const Type *t, const char *pt, size_t n) {
+  bool opt = n > 0 && pt[n - 1] == '?';
+  if (opt) n--;
+  if (t->kind == TY_NONE || (t->kind == TY_OPTIONAL && opt)) return opt;
+  if (t->kind == TY_OPTIONAL && t->elem) t = t->elem;
+  if (t->kind == TY_ANY || t->kind == TY_CLASS) return true;
+  bool number = t->kind == TY_NUMBER; /* a Scalar of unknown kind */
+  bool list = n > 0 && pt[n - 1] == ']';
+  if (list) { /* "int[]", "int[2]", "Tensor?[]", "Tensor(a)[]" */
+    size_t b = n;
+    while (b > 0 && pt[b - 1] != '[') b--;
+    if (b == 0) return true;
+    if (t->kind == TY_LIST) return !t->elem || type_fits_one(t->elem, pt, b - 1);
+    /* an int for an int[N] (PyTorch repeats it) */
+    return b - 1 == 3 && !strncmp(pt, "int", 3) && n > b + 1 && t->kind == TY_INT;
+  }
+#define IS(s) (n == sizeof s - 1 && !strncmp(pt, s, n))
+  if (!strncmp(pt, "Tensor", 6) && (n == 6 || pt[6] == '(')) return t->kind == TY_TENSOR;
+  if (IS("Scalar")) return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL || t->kind == TY_NUMBER;
+  if (IS("int") || IS("MemoryFormat") || IS("ScalarType") || IS("Layout"))
+    return number || t->kind == TY_INT || t->kind == TY_BOOL || t->kind == TY_LAYOUT ||
+           t->kind == TY_SCALARTYPE || t->kind == TY_MEMFORMAT;
+  if (IS("float")) return number || t->kind == TY_FLOAT || t->kind == TY_INT;
+  if (IS("bool")) return number || t->kind == TY_BOOL;
+  if (IS("str")) return t->kind == TY_STR;
+  if (IS("Device")) return t->kind == TY_DEVICE || t->kind == TY_STR;
+#undef IS
+  return true; /* T, t, Object, (T...): anything */
+}
+
+static bool type_fits(const Type *t, const char *pt) {
+  for (;;) {
+    const char *bar = pt;
+    int depth = 0;
+    for (; *bar && !(depth == 0 && *bar == '|'); bar++) {
+      if (*bar == '(' || *bar == '[') depth++;
+      else if (*bar == ')' || *bar == ']') depth--;
+    }
+    if (type_fits_one(t, pt, (size_t)(bar - pt))) return true;
+    if (!*bar) return false;
+    pt = bar + 1;
+  }
+}
+
+static bool sig_takes(const OpSig *sig, const Node *n) {
+  if (sig->noutputs >= 0 && n->noutputs != sig->noutputs) return false;
+  if (n->ninputs < sig->min_inputs) return false;
+  if (!sig->variadic && n->ninputs > sig->nparams) return false;
+  for (int i = 0; i < n->ninputs && i < sig->nparams && i < OPS_MAX_PARAMS; i++)
+    if (n->inputs[i]->type && !type_fits(n->inputs[i]->type, sig->params[i].type)) return false;
+  return true;
+}
+
+int ops_match(const OpDef *op, const Node *n) {
+  int k = ops_overload_count(op);
+  if (k == 1) return 0;
+  for (int i = 0; i < k; i++) {
+    OpSig sig;
+    ops_overload(op, i, &sig);
+    if (sig_takes(&sig, n)) return i;
+  }
+  return -1;
+}
+
+static bool param_is_tensor(const char *pt) {
+  if (strncmp(pt, "Tensor", 6) != 0) return false;
+  pt += 6;
+  if (*pt == '(') {
+    while (*pt && *pt != ')') pt++;
+    if (*pt) pt++;
+  }
+  return *pt == '\0'; /* "Tensor x", not "Tensor? x", "Tensor[] x" or "Tensor|Scalar x" */
+}
+
+bool ops_node_param_is_tensor(const Node *n, int i) {
+  const OpDef *op = n->op;
+  if (!op) return false;
+  if (ops_overload_count(op) == 1) return ops_param_is_tensor(op, i);
+  int k = ops_match(op, n);
+  OpSig sig;
+  if (k < 0 || !ops_overload(op, k, &sig) || i >= sig.nparams || i >= OPS_MAX_PARAMS) return false;
+  return param_is_tensor(sig.params[i].type);
+}
+
+bool ops_node_result_is_tensor(const Node *n, int r) {
+  const OpDef *op = n->op;
+  if (!op) return false;
+  if (ops_overload_count(op) == 1) return ops_result_is_tensor(op, r);
+  int k = ops_match(op, n);
+  OpSig sig;
+  if (k < 0 || !ops_overload(op, k, &sig)) return false;
+  OpDef one = *op;
+  one.schema = sig.text;
+  return ops_result_is_tensor(&one, r);
+}
+
 static int resolve_block(Block *b, Diag *d) {
   int errs = 0;
   for (Node *n = b->first; n; n = n->next) {
@@ -143,9 +390,13 @@ static int resolve_block(Block *b, Diag *d) {
         diag_error(d, n->loc, "'%s' takes %d to %d inputs, got %d", n->kind, op->min_inputs,
                    op->max_inputs, n->ninputs);
       errs++;
-    } else if (schema_outputs(op->schema) >= 0 &&
+    } else if (ops_overload_count(op) == 1 && schema_outputs(op->schema) >= 0 &&
                n->noutputs != schema_outputs(op->schema)) {
       diag_error(d, n->loc, "'%s' has %d outputs, got %d", n->kind, schema_outputs(op->schema), n->noutputs);
+      errs++;
+    } else if (ops_overload_count(op) > 1 && ops_match(op, n) < 0) {
+      diag_error(d, n->loc, "no overload of '%s' takes these %d inputs and gives %d outputs; its overloads: %s",
+                 n->kind, n->ninputs, n->noutputs, op->schema);
       errs++;
     }
     for (int k = 0; k < n->nblocks; k++) errs += resolve_block(n->blocks[k], d);

@@ -484,6 +484,178 @@ START_TEST(dlpack_refused_calls_deleter_once) {
 }
 END_TEST
 
+/* mixed: (a: f32[2,3], b: f32[4]) -> a; two inputs of different shapes */
+static const mc_io_desc mixed_in[] = {{"a", 0, 2, {2, 3}, {0}, 0}, {"b", 0, 1, {4}, {0}, 0}};
+static const mc_model_def mixed_def = {"mixed", 2, 1, mixed_in, identity_out, 0, run_identity};
+
+/* seeds/004: a tensor the model owns is deleted exactly once, by the binding that owns it,
+ * whatever else it is passed to: another index (wrong shape, same shape, out of range), its own
+ * index again (still fitting or not), a zero-copy bind of itself. */
+START_TEST(dlpack_owned_tensor_deleted_once_on_every_path) {
+  int ca = 0, cb = 0;
+  mc_model *m = mc_model_new(&mixed_def);
+  ck_assert_ptr_nonnull(m);
+  DLManagedTensor *a = test_dl_new(2, 2, 3, 1, &ca), *b = test_dl_new(1, 4, 0, 0, &cb);
+  ck_assert_int_eq(mc_set_input_dlpack(m, 0, a), MC_OK);
+  ck_assert_int_eq(mc_set_input_dlpack(m, 1, b), MC_OK);
+  /* a for input 1: wrong shape there, and owned by input 0 */
+  ck_assert_int_eq(mc_set_input_dlpack(m, 1, a), MC_EINVAL);
+  ck_assert_ptr_nonnull(strstr(mc_last_error(m), "already bound to input 0"));
+  ck_assert_int_eq(ca, 0);
+  /* b for input 0: wrong shape, owned by input 1 */
+  ck_assert_int_eq(mc_set_input_dlpack(m, 0, b), MC_EINVAL);
+  ck_assert_int_eq(cb, 0);
+  /* out of range, either side */
+  ck_assert_int_eq(mc_set_input_dlpack(m, 2, a), MC_EINVAL);
+  ck_assert_ptr_nonnull(strstr(mc_last_error(m), "out of range"));
+  ck_assert_int_eq(mc_set_input_dlpack(m, -1, a), MC_EINVAL);
+  ck_assert_int_eq(mc_set_input_dlpack(m, 1000, b), MC_EINVAL);
+  ck_assert_int_eq(ca, 0);
+  ck_assert_int_eq(cb, 0);
+  /* its own index again: kept */
+  ck_assert_int_eq(mc_set_input_dlpack(m, 0, a), MC_OK);
+  ck_assert_int_eq(ca, 0);
+  /* its own index, no longer fitting: refused, the binding stands, nothing deleted */
+  a->dl_tensor.shape[0] = 7;
+  ck_assert_int_eq(mc_set_input_dlpack(m, 0, a), MC_ESHAPE);
+  a->dl_tensor.shape[0] = 2;
+  ck_assert_int_eq(ca, 0);
+  /* borrowing the tensor input 0 owns for input 0 would free it under the borrow */
+  ck_assert_int_eq(mc_set_input_zero_copy(m, 0, &a->dl_tensor), MC_EINVAL);
+  ck_assert_int_eq(ca, 0);
+  ck_assert_int_eq(mc_run(m), MC_OK);
+  ck_assert_ptr_eq(mc_get_output(m, 0)->data, test_dl_data(a));
+  ck_assert_float_eq(((float *)mc_get_output(m, 0)->data)[5], 6); /* a = {1..6} */
+  mc_model_destroy(m);
+  ck_assert_int_eq(ca, 1);
+  ck_assert_int_eq(cb, 1);
+}
+END_TEST
+
+/* Replacing an owned tensor by each kind of binding runs its deleter once, at the replacement;
+ * refused replacements (by copy, zero-copy or DLPack) run none. */
+START_TEST(dlpack_replaced_by_refused_call_keeps_binding) {
+  int ca = 0, cr = 0;
+  mc_model *m = mc_model_new(&mixed_def);
+  DLManagedTensor *a = test_dl_new(2, 2, 3, 1, &ca);
+  ck_assert_int_eq(mc_set_input_dlpack(m, 0, a), MC_OK);
+  float wrong[4] = {0};
+  int64_t s4[1] = {4};
+  DLTensor w = tt(wrong, F32, 1, s4, NULL);
+  ck_assert_int_eq(mc_set_input(m, 0, &w), MC_ESHAPE);
+  ck_assert_int_eq(mc_set_input_zero_copy(m, 0, &w), MC_ESHAPE);
+  DLManagedTensor *r = test_dl_new(1, 4, 0, 0, &cr);
+  ck_assert_int_eq(mc_set_input_dlpack(m, 0, r), MC_ESHAPE); /* refused: r deleted, a kept */
+  ck_assert_int_eq(cr, 1);
+  ck_assert_int_eq(ca, 0);
+  float b[4] = {0};
+  DLTensor tb = tt(b, F32, 1, s4, NULL);
+  ck_assert_int_eq(mc_set_input_zero_copy(m, 1, &tb), MC_OK);
+  ck_assert_int_eq(mc_run(m), MC_OK);
+  ck_assert_ptr_eq(mc_get_output(m, 0)->data, test_dl_data(a));
+  mc_model_destroy(m);
+  ck_assert_int_eq(ca, 1);
+  ck_assert_int_eq(cr, 1);
+}
+END_TEST
+
+/* A deleter that reenters the runtime (here: rebinding the same input by copy) finds the
+ * tensor already forgotten, so it is not deleted twice. */
+static mc_model *reenter_model;
+static int reenter_count;
+static void reenter_deleter(DLManagedTensor *self) {
+  test_dl *t = self->manager_ctx;
+  reenter_count++;
+  float z[6] = {0};
+  int64_t shape[2] = {2, 3};
+  DLTensor x = tt(z, F32, 2, shape, NULL);
+  ck_assert_int_eq(mc_set_input(reenter_model, 0, &x), MC_OK);
+  free(t->data);
+  free(t);
+}
+
+START_TEST(dlpack_deleter_reentering_runs_once) {
+  int unused = 0;
+  reenter_model = mc_model_new(&identity_def);
+  reenter_count = 0;
+  DLManagedTensor *a = test_dl_new(2, 2, 3, 1, &unused);
+  a->deleter = reenter_deleter;
+  ck_assert_int_eq(mc_set_input_dlpack(reenter_model, 0, a), MC_OK);
+  float buf[6] = {0};
+  int64_t shape[2] = {2, 3};
+  DLTensor x = tt(buf, F32, 2, shape, NULL);
+  ck_assert_int_eq(mc_set_input_zero_copy(reenter_model, 0, &x), MC_OK);
+  ck_assert_int_eq(reenter_count, 1);
+  mc_model_destroy(reenter_model);
+  ck_assert_int_eq(reenter_count, 1);
+}
+END_TEST
+
+/* ---- sizes: a description whose sizes do not fit the address space is refused ------------- */
+
+static int arena_aligned;
+static int run_arena(void *const *in, void *arena, void **out, char *err) {
+  arena_aligned = (uintptr_t)arena % 64 == 0;
+  return run_identity(in, arena, out, err);
+}
+
+START_TEST(sizes_overflow_refused_at_create) {
+  mc_model_def d = identity_def;
+  d.run = run_arena;
+  /* arenas near SIZE_MAX must not wrap to a small block when rounded to 64 bytes */
+  size_t huge[] = {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 63, SIZE_MAX - 64, SIZE_MAX / 2 + 1};
+  for (size_t k = 0; k < sizeof huge / sizeof huge[0]; k++) {
+    d.arena_bytes = huge[k];
+    ck_assert_ptr_null(mc_model_new(&d));
+  }
+  /* an ordinary arena is allocated and 64-byte aligned */
+  d.arena_bytes = 1000;
+  mc_model *m = mc_model_new(&d);
+  ck_assert_ptr_nonnull(m);
+  float buf[6] = {0};
+  int64_t shape[2] = {2, 3};
+  DLTensor x = tt(buf, F32, 2, shape, NULL);
+  ck_assert_int_eq(mc_set_input(m, 0, &x), MC_OK);
+  arena_aligned = 0;
+  ck_assert_int_eq(mc_run(m), MC_OK);
+  ck_assert_int_eq(arena_aligned, 1);
+  mc_model_destroy(m);
+
+  /* element counts whose byte size overflows int64 / size_t, or exceeds PTRDIFF_MAX */
+  static const mc_io_desc big_in[][1] = {
+      {{"x", 0, 2, {(int64_t)1 << 40, (int64_t)1 << 40}, {0}, 0}}, /* 2^80 elements */
+      {{"x", 0, 2, {INT64_MAX, 2}, {0}, 0}},
+      {{"x", 0, 1, {INT64_MAX}, {0}, 0}},            /* * 4 bytes overflows */
+      {{"x", 1, 1, {(int64_t)1 << 61}, {0}, 0}},      /* 2^64 bytes of float64 */
+      {{"x", 0, 3, {3, (int64_t)1 << 31, (int64_t)1 << 31}, {0}, 0}},
+  };
+  for (size_t k = 0; k < sizeof big_in / sizeof big_in[0]; k++) {
+    mc_model_def b = identity_def;
+    b.inputs = big_in[k];
+    ck_assert_msg(mc_model_new(&b) == NULL, "big input %d accepted", (int)k);
+    b.inputs = identity_in;
+    b.outputs = big_in[k];
+    ck_assert_msg(mc_model_new(&b) == NULL, "big output %d accepted", (int)k);
+  }
+  /* an empty tensor may have huge extents elsewhere: 0 x 2^62 has no element */
+  static const mc_io_desc empty_in[] = {{"x", 0, 2, {0, (int64_t)1 << 62}, {0}, 0}};
+  mc_model_def e = identity_def;
+  e.inputs = empty_in;
+  e.outputs = empty_in;
+  m = mc_model_new(&e);
+  ck_assert_ptr_nonnull(m);
+  mc_model_destroy(m);
+  /* an output whose strides reach past the address space */
+  static const mc_io_desc wild_out[] = {{"y", 0, 2, {2, 3}, {INT64_MAX / 2, 1}, 0}};
+  mc_model_def w = identity_def;
+  w.outputs = wild_out;
+  ck_assert_ptr_null(mc_model_new(&w));
+  static const mc_io_desc min_out[] = {{"y", 0, 2, {2, 3}, {INT64_MIN, 1}, 0}};
+  w.outputs = min_out;
+  ck_assert_ptr_null(mc_model_new(&w));
+}
+END_TEST
+
 START_TEST(output_dlpack_outlives_model_and_inputs) {
   mc_model *m = mc_model_new(&pair_def);
   float *x = malloc(4 * sizeof *x);
@@ -778,6 +950,10 @@ static Suite *runtime_suite(void) {
   tcase_add_test(tc, dlpack_deleter_once_on_replace_and_destroy);
   tcase_add_test(tc, dlpack_refused_calls_deleter_once);
   tcase_add_test(tc, output_dlpack_outlives_model_and_inputs);
+  tcase_add_test(tc, dlpack_owned_tensor_deleted_once_on_every_path);
+  tcase_add_test(tc, dlpack_replaced_by_refused_call_keeps_binding);
+  tcase_add_test(tc, dlpack_deleter_reentering_runs_once);
+  tcase_add_test(tc, sizes_overflow_refused_at_create);
   suite_add_tcase(s, tc);
   tc = tcase_create("validation");
   tcase_add_loop_test(tc, validation_refuses_and_changes_nothing, 0, NUM_BAD_CASES * VIA_COUNT);

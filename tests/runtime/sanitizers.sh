@@ -2,7 +2,8 @@
 # sanitizers.sh — the runtime under AddressSanitizer + UBSan and under valgrind, from `make check`
 # (tests/run_e2e.sh calls it). Everything is built into $BUILD/san (default build/san) from the
 # sources, so the result does not depend on how libmcrt.a was built:
-#  1. tests/check_runtime.c + runtime/mc_runtime.c with clang -fsanitize=address,undefined
+#  1. tests/check_runtime.c + the runtime (runtime/mc_runtime.c, mc_core.c) with clang
+#     -fsanitize=address,undefined
 #     (LeakSanitizer included), run with Check's forks and with CK_FORK=no (one process sees
 #     every leak, double deleter call and use after free);
 #  2. the same test built without sanitizers, under valgrind --leak-check=full with
@@ -29,7 +30,7 @@ VG="valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=def
 if command -v clang >/dev/null 2>&1; then
   # shellcheck disable=SC2086
   clang $WARN -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
-    -Iruntime $CHECK_CFLAGS tests/check_runtime.c runtime/mc_runtime.c $CHECK_LIBS -o "$OUT/check_runtime_asan"
+    -Iruntime $CHECK_CFLAGS tests/check_runtime.c runtime/mc_runtime.c runtime/mc_core.c $CHECK_LIBS -o "$OUT/check_runtime_asan"
   "$OUT/check_runtime_asan" >"$OUT/asan_fork.log" 2>&1 || { cat "$OUT/asan_fork.log"; exit 1; }
   CK_FORK=no "$OUT/check_runtime_asan" >"$OUT/asan_nofork.log" 2>&1 || { cat "$OUT/asan_nofork.log"; exit 1; }
   echo "ok   sanitizers: check_runtime under ASan+UBSan ($(grep -o 'Checks: [0-9]*' "$OUT/asan_nofork.log"))"
@@ -42,7 +43,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
   exit 0
 fi
 # shellcheck disable=SC2086
-cc $WARN -O1 -Iruntime $CHECK_CFLAGS tests/check_runtime.c runtime/mc_runtime.c $CHECK_LIBS -o "$OUT/check_runtime"
+cc $WARN -O1 -Iruntime $CHECK_CFLAGS tests/check_runtime.c runtime/mc_runtime.c runtime/mc_core.c $CHECK_LIBS -o "$OUT/check_runtime"
 CK_FORK=no $VG "$OUT/check_runtime" >"$OUT/valgrind.log" 2>&1 || { cat "$OUT/valgrind.log"; exit 1; }
 echo "ok   sanitizers: check_runtime under valgrind ($(grep -o 'Checks: [0-9]*' "$OUT/valgrind.log"))"
 
@@ -61,7 +62,7 @@ model() { # NAME GRAPH INPUT_FILES...
   mkdir -p "$d"
   "$MC" compile "$graph" -o "$d/model.c" --name model
   cc -std=c11 -Wall -Wextra -Werror -O1 -g -I"$d" -Wa,-I"$d" -Iruntime "$d/model.c" tests/e2e/harness.c \
-    runtime/mc_runtime.c -lm -o "$d/harness"
+    runtime/mc_runtime.c runtime/mc_core.c -lm -o "$d/harness"
   for mode in copy zerocopy dlpack; do
     mkdir -p "$d/$mode"
     $VG "$d/harness" "$mode" "$d/$mode" "$@" >"$d/$mode.log" 2>&1 || {

@@ -12,7 +12,7 @@ for c in threads_conv:40 json_mobilenet_v2:12; do
   d="$BUILD/e2e/$name"
   [ -f "$d/model.c" ] || { echo "threads: $d/model.c missing (run run_e2e.py first)"; exit 1; }
   # shellcheck disable=SC2086
-  $CC_SAN -I"$d" -Wa,-I"$d" -Iruntime "$d/model.c" tests/runtime/threads_stress.c runtime/mc_runtime.c \
+  $CC_SAN -I"$d" -Wa,-I"$d" -Iruntime "$d/model.c" tests/runtime/threads_stress.c runtime/mc_runtime.c runtime/mc_core.c \
     -lm -lpthread -o "$d/threads_stress"
   out=$(timeout 300 "$d/threads_stress" "$d/in_0.bin" "$runs" 2>&1) || { echo "$out"; echo "FAIL threads: $name"; exit 1; }
   echo "ok   threads: $name: $out"

@@ -52,11 +52,12 @@ $(BUILD)/obj/gen/cuda_src.o: $(BUILD)/gen/cuda_src.c
 
 # The CUDA target's runtime (docs/cuda.md), only where the CUDA toolkit is: `make cuda-runtime`.
 CUDA_HOME ?= /usr/local/cuda
-$(BUILD)/libmcrt_cuda.a: runtime/mc_runtime_cuda.c runtime/mc_runtime_cuda.h runtime/mc_runtime.h
+$(BUILD)/libmcrt_cuda.a: runtime/mc_runtime_cuda.c runtime/mc_runtime_cuda.h runtime/mc_runtime.h \
+                         $(BUILD)/obj/runtime/mc_core.o
 	@mkdir -p $(BUILD)/obj/runtime
 	$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -c runtime/mc_runtime_cuda.c -o $(BUILD)/obj/runtime/mc_runtime_cuda.o
 	@rm -f $@
-	ar rcs $@ $(BUILD)/obj/runtime/mc_runtime_cuda.o
+	ar rcs $@ $(BUILD)/obj/runtime/mc_runtime_cuda.o $(BUILD)/obj/runtime/mc_core.o
 .PHONY: cuda-runtime
 cuda-runtime: $(BUILD)/libmcrt_cuda.a
 

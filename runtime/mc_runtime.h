@@ -10,9 +10,17 @@
  *  - mc_set_input_zero_copy borrows ext->data until the next mc_set_input* for that index or
  *    mc_model_destroy; the model reads and writes that buffer directly. It keeps no pointer to
  *    `ext` itself, only to ext->data.
- *  - mc_set_input_dlpack takes ownership of t, on success and on failure alike: its deleter is
- *    called exactly once — at once if the call is refused, else when the input is replaced or the
- *    model destroyed, and never before every output tensor aliasing it has been released.
+ *  - mc_set_input_dlpack(m, i, t): the deleter of every tensor passed in is called exactly once
+ *    in all, by the runtime, on every path. A t that m does not own yet is taken on success and
+ *    on failure alike: if the call is refused (NULL m, bad index, wrong dtype/shape/strides/
+ *    device, misaligned) its deleter runs before the call returns; else it runs when input i is
+ *    replaced (by any mc_set_input* that succeeds) or m is destroyed, and never before every
+ *    output tensor aliasing it has been released. A t that m already owns (bound to input j)
+ *    is never taken twice and never deleted by the call: for i == j it is kept (rebound, or the
+ *    call refused with the binding unchanged if t no longer fits); for any other i, in range or
+ *    not, the call is refused with MC_EINVAL. So one tensor is never bound to two inputs, and
+ *    its deleter runs once, when input j is replaced or m destroyed. A NULL t is refused
+ *    (MC_EINVAL); nothing is deleted.
  *  - mc_get_output's tensor belongs to the model and is valid until the next mc_run or
  *    mc_set_input* or mc_model_destroy.
  *  - mc_get_output_dlpack returns a tensor the caller owns: it holds its own copy of the data,
@@ -29,11 +37,23 @@
  *    to the element size. Outputs report bool as {kDLUInt,8} under this DLPack (0.6) header.
  *  - A successful mc_set_input* invalidates every mc_get_output tensor (an output may alias an
  *    input), so a replaced DLPack input has no aliasing output left when its deleter runs.
- *  - mc_set_input_dlpack(m, i, t) with a t already bound to input i keeps that binding; with a t
- *    bound to another input it is refused (MC_EINVAL) without calling the deleter.
+ *  - mc_set_input_zero_copy(m, i, &t->dl_tensor) for the DLPack tensor t that input i owns is
+ *    refused (MC_EINVAL): replacing the binding would free the memory it borrows. Borrowing, for
+ *    another input, memory that the model owns through DLPack is the caller's to keep valid.
+ *  - Sizes: a model whose description does not fit the address space (a tensor or the arena
+ *    larger than PTRDIFF_MAX bytes, extents whose product overflows) is refused when it is
+ *    created (NAME_create() returns NULL); nothing is ever allocated short.
+ *  - Memory: the runtime calls malloc and free only (no aligned_alloc, no posix_memalign); it
+ *    allocates in NAME_create(), in the first copying mc_set_input of an input, and in
+ *    mc_copy_output / mc_get_output_dlpack, and frees all of it in mc_model_destroy (or the
+ *    returned tensor's deleter). Built with -DMC_NO_THREADS it uses no thread-local storage.
  *  - mc_copy_input works for any bound input; mc_input_is_mutated returns 1, 0 or MC_EINVAL;
  *    mc_num_inputs/mc_num_outputs(NULL) return MC_EINVAL; mc_last_error(NULL) is a static text.
  *  - A model is used by one thread at a time.
+ *
+ * The runtime is plain C99 (or later): runtime/mc_runtime.c and runtime/mc_core.c, with this
+ * header and <dlpack/dlpack.h>. `make` leaves both C files and every header a generated model
+ * includes in build/runtime-dist/ for builds with other compilers and targets (docs/targets.md).
  */
 #ifndef MC_RUNTIME_H
 #define MC_RUNTIME_H
@@ -82,7 +102,7 @@ const char *mc_last_error(const mc_model *m);
 int mc_input_is_mutated(const mc_model *m, int i);
 /* Threads the model's large float32 products (convolution, linear, matmul) may use in mc_run;
  * n >= 1 (else MC_EINVAL), default 1. Generated code built without POSIX threads (tcc, `mc
- * run`) ignores it; results do not depend on n. */
+ * run`, -DMC_NO_THREADS) ignores it; results do not depend on n. */
 int mc_set_num_threads(mc_model *m, int n);
 
 /* ---- for generated code only ---------------------------------------------------------------

@@ -7,7 +7,9 @@
  * flow); outputs and block parameters record their definer and index; prim::If has one
  * condition and two blocks without parameters, each returning one value per output;
  * prim::Loop has (max_trip, cond, carried...) inputs and one block with (i, carried...)
- * parameters returning (cond, carried...), with one output per carried value.
+ * parameters returning (cond, carried...), with one output per carried value; conditions are
+ * bool (or int), the trip count and iteration parameter int, and a prim::If's block returns and
+ * a loop's carried input, body parameter, body return and output have compatible types.
  *
  * The verifier keeps its own tables (Value.aux belongs to the running pass) and never
  * changes the graph. Messages name `when` ("after pass dce") and point at the node.
@@ -132,6 +134,15 @@ static bool vf_name_add(Vf *v, const char *name) {
 
 static const char *vf_name(const Value *x) { return x && x->name ? x->name : "?"; }
 
+/* A device name mc knows: "cpu", "cuda" or "cuda:N". */
+static bool vf_device_ok(const char *s) {
+  if (strcmp(s, "cpu") == 0 || strcmp(s, "cuda") == 0) return true;
+  if (strncmp(s, "cuda:", 5) != 0 || !s[5] || strlen(s) > 9) return false;
+  for (s += 5; *s; s++)
+    if (*s < '0' || *s > '9') return false;
+  return true;
+}
+
 /* A new definition of x at loc. */
 static void vf_define(Vf *v, const Value *x, SrcLoc loc) {
   if (vf_state(v, x) != VF_UNSEEN) {
@@ -139,6 +150,9 @@ static void vf_define(Vf *v, const Value *x, SrcLoc loc) {
     return;
   }
   if (!x->type) vf_err(v, loc, "value '%%%s' has no type", vf_name(x));
+  else if (x->type->kind == TY_TENSOR && x->type->device && !vf_device_ok(x->type->device))
+    vf_err(v, loc, "'%%%s' is on unknown device '%s' (mc knows cpu, cuda and cuda:N)",
+           vf_name(x), x->type->device);
   if (!x->name || !*x->name) vf_err(v, loc, "value with id %d has no name", x->id);
   else if (!vf_name_add(v, x->name)) vf_err(v, loc, "two values are named '%%%s'", x->name);
   VfSlot *s = vf_slot(v, x, true);
@@ -182,6 +196,34 @@ static void vf_use(Vf *v, const Value *x, SrcLoc loc, const char *user) {
 
 static void vf_block(Vf *v, const Block *b, const Node *owner, int depth);
 
+/* Whether a value of type `got` may stand where `want` is declared: same kind (tensors of any
+ * dtype and shape: infer checks those), an Optional takes None or its element, a Scalar takes
+ * int, float or bool, Any takes everything; an unknown type is not judged here. */
+static bool vf_type_fits(const Type *want, const Type *got) {
+  if (!want || !got || want->kind == TY_ANY || got->kind == TY_ANY) return true;
+  if (want->kind == TY_OPTIONAL) {
+    if (got->kind == TY_NONE || got->kind == TY_OPTIONAL) return true;
+    return vf_type_fits(want->elem, got);
+  }
+  if (got->kind == TY_OPTIONAL) return vf_type_fits(want, got->elem);
+  if (want->kind == TY_NUMBER)
+    return got->kind == TY_INT || got->kind == TY_FLOAT || got->kind == TY_BOOL ||
+           got->kind == TY_NUMBER;
+  if (got->kind == TY_NUMBER)
+    return want->kind == TY_INT || want->kind == TY_FLOAT || want->kind == TY_BOOL;
+  return want->kind == got->kind;
+}
+
+/* A condition: bool, or int (TorchScript's implicit truth of an int). */
+static bool vf_is_cond(const Value *x) {
+  const Type *t = x ? x->type : NULL;
+  return !t || t->kind == TY_BOOL || t->kind == TY_INT || t->kind == TY_ANY;
+}
+
+static const char *vf_type_text(Vf *v, const Value *x) {
+  return x && x->type ? ir_type_str(v->g->arena, x->type) : "?";
+}
+
 static void vf_control(Vf *v, const Node *n) {
   if (ir_node_is(n, "prim::If")) {
     if (n->nblocks != 2) {
@@ -189,12 +231,22 @@ static void vf_control(Vf *v, const Node *n) {
       return;
     }
     if (n->ninputs != 1) vf_err(v, n->loc, "prim::If has %d inputs, expected 1", n->ninputs);
+    else if (!vf_is_cond(n->inputs[0]))
+      vf_err(v, n->loc, "the condition of prim::If ('%%%s') is %s, expected bool",
+             vf_name(n->inputs[0]), vf_type_text(v, n->inputs[0]));
     for (int i = 0; i < 2; i++) {
       const Block *b = n->blocks[i];
       if (b->nparams) vf_err(v, n->loc, "block%d of prim::If has parameters", i);
-      if (b->nrets != n->noutputs)
+      if (b->nrets != n->noutputs) {
         vf_err(v, n->loc, "block%d of prim::If returns %d values for %d outputs", i, b->nrets,
                n->noutputs);
+        continue;
+      }
+      for (int k = 0; k < b->nrets; k++)
+        if (b->rets[k] && n->outputs[k] && !vf_type_fits(n->outputs[k]->type, b->rets[k]->type))
+          vf_err(v, n->loc, "block%d of prim::If returns '%%%s' of type %s as output %d ('%%%s'), "
+                 "declared %s", i, vf_name(b->rets[k]), vf_type_text(v, b->rets[k]), k,
+                 vf_name(n->outputs[k]), vf_type_text(v, n->outputs[k]));
     }
   } else if (ir_node_is(n, "prim::Loop")) {
     if (n->nblocks != 1) {
@@ -216,7 +268,88 @@ static void vf_control(Vf *v, const Node *n) {
     if (b->nrets != carried + 1)
       vf_err(v, n->loc, "prim::Loop body returns %d values, expected %d (cond, carried...)",
              b->nrets, carried + 1);
+    const Value *trip = n->inputs[0];
+    if (trip && trip->type && trip->type->kind != TY_INT && trip->type->kind != TY_ANY)
+      vf_err(v, n->loc, "the trip count of prim::Loop ('%%%s') is %s, expected int",
+             vf_name(trip), vf_type_text(v, trip));
+    if (!vf_is_cond(n->inputs[1]))
+      vf_err(v, n->loc, "the condition of prim::Loop ('%%%s') is %s, expected bool",
+             vf_name(n->inputs[1]), vf_type_text(v, n->inputs[1]));
+    if (b->nparams >= 1 && b->params[0] && b->params[0]->type &&
+        b->params[0]->type->kind != TY_INT && b->params[0]->type->kind != TY_ANY)
+      vf_err(v, n->loc, "the iteration parameter of prim::Loop ('%%%s') is %s, expected int",
+             vf_name(b->params[0]), vf_type_text(v, b->params[0]));
+    if (b->nrets >= 1 && !vf_is_cond(b->rets[0]))
+      vf_err(v, n->loc, "the body of prim::Loop returns '%%%s' of type %s as its condition, "
+             "expected bool", vf_name(b->rets[0]), vf_type_text(v, b->rets[0]));
+    if (n->noutputs != carried || b->nparams != carried + 1 || b->nrets != carried + 1) return;
+    for (int k = 0; k < carried; k++) {
+      const Value *in = n->inputs[2 + k], *par = b->params[1 + k], *ret = b->rets[1 + k],
+                  *out = n->outputs[k];
+      if (!in || !par || !ret || !out) continue;
+      const Value *bad = !vf_type_fits(par->type, in->type)    ? in
+                         : !vf_type_fits(par->type, ret->type) ? ret
+                         : !vf_type_fits(out->type, par->type) ? out
+                                                               : NULL;
+      if (bad)
+        vf_err(v, n->loc, "loop-carried value %d of prim::Loop is %s as '%%%s' but %s as "
+               "'%%%s' (input, body parameter, body return and output must agree)", k,
+               vf_type_text(v, par), vf_name(par), vf_type_text(v, bad), vf_name(bad));
+    }
   }
+}
+
+/* Whether a list element type `e` can hold the elements of list attribute kind k. */
+static bool vf_elem_fits(AttrKind k, const Type *e) {
+  if (!e || e->kind == TY_ANY || e->kind == TY_NUMBER || e->kind == TY_OPTIONAL) return true;
+  switch (k) {
+  case ATTR_INTS:
+    return e->kind == TY_INT || e->kind == TY_SCALARTYPE || e->kind == TY_LAYOUT ||
+           e->kind == TY_MEMFORMAT;
+  case ATTR_FLOATS: return e->kind == TY_FLOAT;
+  case ATTR_BOOLS: return e->kind == TY_BOOL;
+  case ATTR_STRS: return e->kind == TY_STR || e->kind == TY_DEVICE;
+  default: return false;
+  }
+}
+
+/* Whether the `value` attribute a (NULL: None) fits the declared type t of a prim::Constant. */
+static bool vf_const_fits(const Attr *a, const Type *t) {
+  if (!t || t->kind == TY_ANY) return true;
+  if (!a || a->kind == ATTR_NONE) return t->kind == TY_NONE || t->kind == TY_OPTIONAL;
+  if (t->kind == TY_OPTIONAL) return vf_const_fits(a, t->elem);
+  switch (a->kind) {
+  case ATTR_INT:
+    return t->kind == TY_INT || t->kind == TY_NUMBER || t->kind == TY_SCALARTYPE ||
+           t->kind == TY_LAYOUT || t->kind == TY_MEMFORMAT;
+  case ATTR_FLOAT: return t->kind == TY_FLOAT || t->kind == TY_NUMBER;
+  case ATTR_BOOL: return t->kind == TY_BOOL || t->kind == TY_NUMBER;
+  case ATTR_STR: return t->kind == TY_STR || t->kind == TY_DEVICE;
+  case ATTR_DEVICE: return t->kind == TY_DEVICE || t->kind == TY_STR;
+  case ATTR_TENSOR: return t->kind == TY_TENSOR || t->kind == TY_NUMBER;
+  case ATTR_INTS: case ATTR_FLOATS: case ATTR_BOOLS: case ATTR_STRS:
+    return t->kind == TY_LIST && (a->n == 0 || vf_elem_fits(a->kind, t->elem));
+  default: return false;
+  }
+}
+
+static const char *const vf_attr_kind_names[] = {
+    [ATTR_INT] = "an int", [ATTR_FLOAT] = "a float", [ATTR_BOOL] = "a bool",
+    [ATTR_STR] = "a string", [ATTR_NONE] = "None", [ATTR_TENSOR] = "a tensor",
+    [ATTR_INTS] = "an int list", [ATTR_FLOATS] = "a float list", [ATTR_BOOLS] = "a bool list",
+    [ATTR_STRS] = "a string list", [ATTR_DEVICE] = "a device"};
+
+static void vf_constant(Vf *v, const Node *n) {
+  if (n->noutputs != 1 || !n->outputs[0]) return;
+  const Attr *a = ir_node_attr(n, "value");
+  const Type *t = n->outputs[0]->type;
+  if (!vf_const_fits(a, t))
+    vf_err(v, n->loc, "constant '%%%s' is declared %s but its value is %s",
+           vf_name(n->outputs[0]), vf_type_text(v, n->outputs[0]),
+           a ? vf_attr_kind_names[a->kind] : "None");
+  else if (a && (a->kind == ATTR_STR || a->kind == ATTR_DEVICE) && t &&
+           t->kind == TY_DEVICE && a->s && !vf_device_ok(a->s))
+    vf_err(v, n->loc, "unknown device '%s' (mc knows cpu, cuda and cuda:N)", a->s);
 }
 
 static void vf_node(Vf *v, const Node *n, int depth) {
@@ -233,6 +366,10 @@ static void vf_node(Vf *v, const Node *n, int depth) {
     vf_block(v, c, n, depth + 1);
   }
   vf_control(v, n);
+  if (n->nblocks && n->kind && !ir_node_is(n, "prim::If") && !ir_node_is(n, "prim::Loop"))
+    vf_err(v, n->loc, "%s has %d block%s, but only prim::If and prim::Loop take blocks", kind,
+           n->nblocks, n->nblocks == 1 ? "" : "s");
+  if (n->kind && ir_node_is(n, "prim::Constant")) vf_constant(v, n);
   for (int i = 0; i < n->noutputs; i++) {
     const Value *x = n->outputs[i];
     if (!x) {
@@ -280,6 +417,30 @@ static void vf_block(Vf *v, const Block *b, const Node *owner, int depth) {
   vf_close(v, mark);
 }
 
+/* A graph input's declared strides must be the contiguous ones (dims of extent 1 and empty
+ * tensors aside): mc binds every input as a contiguous row-major buffer. */
+static void vf_input_strides(Vf *v, const Value *x) {
+  const Type *t = x ? x->type : NULL;
+  if (!t || t->kind != TY_TENSOR || !t->has_strides || t->ndim <= 0 || t->ndim > IR_MAX_DIMS)
+    return;
+  int64_t want = 1;
+  for (int k = t->ndim - 1; k >= 0; k--) {
+    if (t->shape[k] < 0) return;
+    if (t->shape[k] == 0) return;
+  }
+  for (int k = t->ndim - 1; k >= 0; k--) {
+    if (t->shape[k] != 1 && t->strides[k] != want) {
+      vf_err(v, x->loc.line ? x->loc : v->g->loc,
+             "graph input '%%%s' declares strides that are not contiguous (stride %lld for dim "
+             "%d of extent %lld, expected %lld): mc binds inputs as contiguous row-major "
+             "buffers; export the model with contiguous inputs", vf_name(x),
+             (long long)t->strides[k], k, (long long)t->shape[k], (long long)want);
+      return;
+    }
+    if (__builtin_mul_overflow(want, t->shape[k], &want)) return;
+  }
+}
+
 int ir_verify(const Graph *g, Diag *d, const char *when) {
   Vf v;
   memset(&v, 0, sizeof v);
@@ -294,6 +455,7 @@ int ir_verify(const Graph *g, Diag *d, const char *when) {
   }
   if (g->top->owner) vf_err(&v, g->loc, "the top block has an owner node");
   vf_block(&v, g->top, NULL, 0);
+  for (int i = 0; i < g->top->nparams; i++) vf_input_strides(&v, g->top->params[i]);
   if (g->has_self && (g->top->nparams == 0 || !g->top->params[0]->type ||
                       g->top->params[0]->type->kind != TY_CLASS))
     vf_err(&v, g->loc, "has_self is set but the first input is not a module");

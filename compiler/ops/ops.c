@@ -372,6 +372,33 @@ bool ops_node_result_is_tensor(const Node *n, int r) {
   return ops_result_is_tensor(&one, r);
 }
 
+/* Whether the schema lets input i be None: an optional (`int?`, `Tensor?`), a `=None` default,
+ * a generic or any parameter, or a schema this reader cannot take apart (overloads, `...`). */
+static bool schema_param_takes_none(const char *schema, int i) {
+  const char *p = schema;
+  if (!p || *p != '(' || strstr(p, "...") || strstr(p, " | ")) return true;
+  p++;
+  for (int k = 0; k < i; k++) {
+    int depth = 0;
+    for (; *p && !(depth == 0 && (*p == ',' || *p == ')')); p++) {
+      if (*p == '(' || *p == '[') depth++;
+      else if (*p == ')' || *p == ']') depth--;
+    }
+    if (*p != ',') return true;
+    p++;
+  }
+  while (*p == ' ' || *p == '*' || *p == ',') p++;
+  const char *e = p;
+  for (int depth = 0; *e && !(depth == 0 && (*e == ',' || *e == ')')); e++) {
+    if (*e == '(' || *e == '[') depth++;
+    else if (*e == ')' || *e == ']') depth--;
+  }
+  if (e == p || (*p == 'T' && (p[1] == ' ' || p[1] == '[')) || strncmp(p, "Any", 3) == 0) return true;
+  for (const char *q = p; q < e; q++)
+    if (*q == '?' || strncmp(q, "None", 4) == 0) return true;
+  return false;
+}
+
 static int resolve_block(Block *b, Diag *d) {
   int errs = 0;
   for (Node *n = b->first; n; n = n->next) {
@@ -398,6 +425,15 @@ static int resolve_block(Block *b, Diag *d) {
       diag_error(d, n->loc, "no overload of '%s' takes these %d inputs and gives %d outputs; its overloads: %s",
                  n->kind, n->ninputs, n->noutputs, op->schema);
       errs++;
+    } else if (op->kernel) {
+      for (int i = 0; i < n->ninputs; i++) {
+        const Type *t = n->inputs[i] ? n->inputs[i]->type : NULL;
+        if (!t || t->kind != TY_NONE || schema_param_takes_none(op->schema, i)) continue;
+        diag_error(d, n->loc, "'%s': input %d (%%%s) is None, but the schema %s does not take "
+                   "None there", n->kind, i, n->inputs[i]->name, op->schema);
+        errs++;
+        break;
+      }
     }
     for (int k = 0; k < n->nblocks; k++) errs += resolve_block(n->blocks[k], d);
   }

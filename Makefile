@@ -18,7 +18,7 @@ LIB_SRCS := $(sort $(wildcard compiler/ir/*.c compiler/ops/*.c compiler/emit/*.c
               compiler/interp/*.c frontend/*.c passes/*.c)) \
             $(filter-out compiler/main.c,$(wildcard compiler/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_src.o $(BUILD)/obj/gen/cuda_src.o
-RT_SRCS  := $(filter-out runtime/mc_runtime_cuda.c,$(wildcard runtime/*.c))
+RT_SRCS  := $(filter-out runtime/mc_runtime_cuda.c runtime/mc_cuda_emu.c,$(wildcard runtime/*.c))
 RT_OBJS  := $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
 KERNEL_HDRS := compiler/ops/mck.h $(sort $(wildcard compiler/ops/k_*.h))
 
@@ -26,7 +26,7 @@ TEST_SRCS := $(wildcard tests/check_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
 .PHONY: sample all check unit-check e2e-check asan clean corpus bench install uninstall
-all: $(BUILD)/mc $(BUILD)/libmcrt.a
+all: $(BUILD)/mc $(BUILD)/libmcrt.a cuda-emu
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -60,6 +60,23 @@ $(BUILD)/libmcrt_cuda.a: runtime/mc_runtime_cuda.c runtime/mc_runtime_cuda.h run
 	ar rcs $@ $(BUILD)/obj/runtime/mc_runtime_cuda.o $(BUILD)/obj/runtime/mc_core.o
 .PHONY: cuda-runtime
 cuda-runtime: $(BUILD)/libmcrt_cuda.a
+
+# The CUDA target's runtime on the CPU (spec 6, docs/cuda.md): the same runtime built
+# -DMC_CUDA_EMULATE over runtime/mc_cuda_emu.c, for .cu files built with c++ -DMC_CUDA_EMULATE.
+# Needs no CUDA, so `make` builds it, and copies the headers a .cu includes to runtime-dist.
+CUDA_EMU_DIST := $(BUILD)/runtime-dist/mc_cuda_emu.h $(BUILD)/runtime-dist/mc_runtime_cuda.h
+$(BUILD)/libmcrt_cuda_emu.a: runtime/mc_runtime_cuda.c runtime/mc_cuda_emu.c runtime/mc_cuda_emu.h \
+                             runtime/mc_runtime_cuda.h runtime/mc_runtime.h $(BUILD)/obj/runtime/mc_core.o
+	@mkdir -p $(BUILD)/obj/runtime
+	$(CC) $(CFLAGS) -DMC_CUDA_EMULATE -c runtime/mc_runtime_cuda.c -o $(BUILD)/obj/runtime/mc_runtime_cuda_emu.o
+	$(CC) $(CFLAGS) -c runtime/mc_cuda_emu.c -o $(BUILD)/obj/runtime/mc_cuda_emu.o
+	@rm -f $@
+	ar rcs $@ $(BUILD)/obj/runtime/mc_runtime_cuda_emu.o $(BUILD)/obj/runtime/mc_cuda_emu.o $(BUILD)/obj/runtime/mc_core.o
+$(CUDA_EMU_DIST): $(BUILD)/runtime-dist/%: runtime/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+.PHONY: cuda-emu
+cuda-emu: $(BUILD)/libmcrt_cuda_emu.a $(CUDA_EMU_DIST)
 
 $(BUILD)/libmc.a: $(LIB_OBJS)
 	@rm -f $@

@@ -16,8 +16,12 @@
 
 #include "mc_core.h"
 
+#ifdef MC_CUDA_EMULATE /* libmcrt_cuda_emu.a: the CPU emulation (mc_cuda_emu.h) */
+#include "mc_cuda_emu.h"
+#else
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,11 @@
  * usage: harness DIR [--time N]. Exit 0 pass, 1 mismatch or API failure, 77 no usable GPU. */
 #include "model.h"
 
+#ifdef MC_CUDA_EMULATE
+#include "mc_cuda_emu.h"
+#else
 #include <cuda_runtime_api.h>
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,10 +3,18 @@
  *
  * Invariants: every launcher returns cudaError_t (cudaGetLastError() after the launch) and every
  * cuBLAS helper a cublasStatus_t; generated code checks each one with MCU_TRY / MCU_BLAS and
- * returns the message through `err` (never aborts). Element offsets are int64_t. Kernels are
+ * returns the message through `err` (never aborts). Launches go through MC_LAUNCH, never
+ * `<<<>>>` directly, so that the same source builds for the CPU emulation. Element offsets are int64_t. Kernels are
  * templates or `static inline` host helpers so unused ones cost nothing and warn nothing.
  * Prefix: mcu_. */
 #define MCU_MAX_DIMS 8
+
+/* MC_LAUNCH(kernel, grid, block, shared bytes, stream, args...): every kernel launch. Under
+ * -DMC_CUDA_EMULATE, mc_cuda_emu.h defines it to run the grid on the CPU (docs/cuda.md). */
+#ifndef MC_CUDA_EMULATE
+#define MC_LAUNCH(k, g, b, sh, st, ...) k<<<(g), (b), (sh), (st)>>>(__VA_ARGS__)
+#endif
+
 #define MCU_THREADS 256
 
 /* An N-d loop over `shape` (numel n) with up to 3 operands, each with element strides st[k]

@@ -13,7 +13,7 @@ template <class F> __global__ void mcu_k_map(float *y, const float *a, const flo
 template <class F>
 static inline cudaError_t mcu_map(cudaStream_t s, float *y, const float *a, const float *b, float bval, const mcu_nd &d, F f) {
   if (d.n == 0) return cudaSuccess;
-  mcu_k_map<F><<<mcu_blocks(d.n), MCU_THREADS, 0, s>>>(y, a, b, bval, d, f);
+  MC_LAUNCH(mcu_k_map<F>, mcu_blocks(d.n), MCU_THREADS, 0, s, y, a, b, bval, d, f);
   return cudaGetLastError();
 }
 
@@ -71,7 +71,7 @@ template <int U = 0> __global__ void mcu_k_masked_fill(float *y, const float *a,
 }
 static inline cudaError_t mcu_masked_fill(cudaStream_t s, float *y, const float *a, const unsigned char *m, float v, const mcu_nd &d) {
   if (d.n == 0) return cudaSuccess;
-  mcu_k_masked_fill<<<mcu_blocks(d.n), MCU_THREADS, 0, s>>>(y, a, m, v, d);
+  MC_LAUNCH(mcu_k_masked_fill<0>, mcu_blocks(d.n), MCU_THREADS, 0, s, y, a, m, v, d);
   return cudaGetLastError();
 }
 
@@ -85,6 +85,6 @@ template <class T> __global__ void mcu_k_copy(T *y, const T *a, mcu_nd d) {
 }
 template <class T> static inline cudaError_t mcu_copy(cudaStream_t s, void *y, const void *a, const mcu_nd &d) {
   if (d.n == 0) return cudaSuccess;
-  mcu_k_copy<T><<<mcu_blocks(d.n), MCU_THREADS, 0, s>>>((T *)y, (const T *)a, d);
+  MC_LAUNCH(mcu_k_copy<T>, mcu_blocks(d.n), MCU_THREADS, 0, s, (T *)y, (const T *)a, d);
   return cudaGetLastError();
 }

@@ -20,7 +20,7 @@ template <int U = 0> __global__ void mcu_k_fill_bias(float *y, const float *bias
 }
 static inline cudaError_t mcu_fill_bias(cudaStream_t s, float *y, const float *bias, int64_t C, int64_t inner, int64_t n) {
   if (n == 0) return cudaSuccess;
-  mcu_k_fill_bias<<<mcu_blocks(n), MCU_THREADS, 0, s>>>(y, bias, C, inner, n);
+  MC_LAUNCH(mcu_k_fill_bias<0>, mcu_blocks(n), MCU_THREADS, 0, s, y, bias, C, inner, n);
   return cudaGetLastError();
 }
 
@@ -42,7 +42,7 @@ template <int U = 0> __global__ void mcu_k_im2col(const float *x, float *col, mc
 static inline cudaError_t mcu_im2col(cudaStream_t s, const float *x, float *col, const mcu_conv &g) {
   int64_t n = g.N * g.C * g.kh * g.kw * g.OH * g.OW;
   if (n == 0) return cudaSuccess;
-  mcu_k_im2col<<<mcu_blocks(n), MCU_THREADS, 0, s>>>(x, col, g);
+  MC_LAUNCH(mcu_k_im2col<0>, mcu_blocks(n), MCU_THREADS, 0, s, x, col, g);
   return cudaGetLastError();
 }
 
@@ -69,7 +69,7 @@ template <int U = 0> __global__ void mcu_k_conv_direct(const float *x, const flo
 static inline cudaError_t mcu_conv_direct(cudaStream_t s, const float *x, const float *w, const float *bias, float *y, const mcu_conv &g) {
   int64_t n = g.N * g.OC * g.OH * g.OW;
   if (n == 0) return cudaSuccess;
-  mcu_k_conv_direct<<<mcu_blocks(n), MCU_THREADS, 0, s>>>(x, w, bias, y, g);
+  MC_LAUNCH(mcu_k_conv_direct<0>, mcu_blocks(n), MCU_THREADS, 0, s, x, w, bias, y, g);
   return cudaGetLastError();
 }
 
@@ -124,7 +124,7 @@ template <int U = 0> __global__ void mcu_k_pool(const float *x, float *y, mcu_po
 static inline cudaError_t mcu_pool2d(cudaStream_t s, const float *x, float *y, const mcu_pool &g) {
   int64_t n = g.P * g.OH * g.OW;
   if (n == 0) return cudaSuccess;
-  mcu_k_pool<<<mcu_blocks(n), MCU_THREADS, 0, s>>>(x, y, g);
+  MC_LAUNCH(mcu_k_pool<0>, mcu_blocks(n), MCU_THREADS, 0, s, x, y, g);
   return cudaGetLastError();
 }
 
@@ -144,7 +144,7 @@ template <int U = 0> __global__ void mcu_k_softmax(const float *x, float *y, int
 }
 static inline cudaError_t mcu_softmax(cudaStream_t s, const float *x, float *y, int64_t outer, int64_t D, int64_t inner, int log) {
   if (outer * inner == 0) return cudaSuccess;
-  mcu_k_softmax<<<mcu_blocks(outer * inner), MCU_THREADS, 0, s>>>(x, y, outer, D, inner, log);
+  MC_LAUNCH(mcu_k_softmax<0>, mcu_blocks(outer * inner), MCU_THREADS, 0, s, x, y, outer, D, inner, log);
   return cudaGetLastError();
 }
 
@@ -163,7 +163,7 @@ template <int U = 0> __global__ void mcu_k_layer_norm(const float *x, float *y, 
 }
 static inline cudaError_t mcu_layer_norm(cudaStream_t s, const float *x, float *y, const float *w, const float *b, int64_t rows, int64_t D, float eps) {
   if (rows == 0) return cudaSuccess;
-  mcu_k_layer_norm<<<mcu_blocks(rows), MCU_THREADS, 0, s>>>(x, y, w, b, rows, D, eps);
+  MC_LAUNCH(mcu_k_layer_norm<0>, mcu_blocks(rows), MCU_THREADS, 0, s, x, y, w, b, rows, D, eps);
   return cudaGetLastError();
 }
 
@@ -178,6 +178,6 @@ template <int U = 0> __global__ void mcu_k_batch_norm(const float *x, float *y, 
 static inline cudaError_t mcu_batch_norm(cudaStream_t s, const float *x, float *y, const float *w, const float *b, const float *mean,
                                          const float *var, int64_t C, int64_t inner, int64_t n, float eps) {
   if (n == 0) return cudaSuccess;
-  mcu_k_batch_norm<<<mcu_blocks(n), MCU_THREADS, 0, s>>>(x, y, w, b, mean, var, C, inner, n, eps);
+  MC_LAUNCH(mcu_k_batch_norm<0>, mcu_blocks(n), MCU_THREADS, 0, s, x, y, w, b, mean, var, C, inner, n, eps);
   return cudaGetLastError();
 }

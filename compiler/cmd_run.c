@@ -350,7 +350,18 @@ static int input_root(const Graph *g, const Value *v) {
   return -1;
 }
 
-/* Which inputs the compiled model would mutate: the pipeline's top-level writes into inputs. */
+static void mark_written_inputs(const Graph *g, const Block *b, bool *mut, int n) {
+  for (const Node *nd = b->first; nd; nd = nd->next) {
+    for (int j = 0; j < nd->nblocks; j++) mark_written_inputs(g, nd->blocks[j], mut, n);
+    const OpDef *op = nd->op ? nd->op : ops_lookup(nd->kind);
+    if (!op || op->effect != EFF_WRITE || op->effect_arg >= nd->ninputs) continue;
+    int k = input_root(g, nd->inputs[op->effect_arg]);
+    if (k >= 0 && k < n) mut[k] = true;
+  }
+}
+
+/* Which inputs the compiled model would mutate: the pipeline's writes into inputs (the
+ * write-backs, and writes inside blocks, which keep reference semantics). */
 static bool mutated_inputs(Run *r, const char *passes, bool *mut, int n) {
   Loaded m;
   if (!drv_load(r->model, r->d, &m)) return false;
@@ -358,12 +369,7 @@ static bool mutated_inputs(Run *r, const char *passes, bool *mut, int n) {
   pm.pipeline = passes;
   pm.verify = true;
   bool ok = pm_run(m.g, &pm, r->d) == 0;
-  for (Node *nd = m.g->top->first; ok && nd; nd = nd->next) {
-    const OpDef *op = nd->op ? nd->op : ops_lookup(nd->kind);
-    if (!op || op->effect != EFF_WRITE || op->effect_arg >= nd->ninputs) continue;
-    int k = input_root(m.g, nd->inputs[op->effect_arg]);
-    if (k >= 0 && k < n) mut[k] = true;
-  }
+  if (ok) mark_written_inputs(m.g, m.g->top, mut, n);
   ir_graph_free(m.g);
   return ok;
 }
@@ -472,6 +478,7 @@ int cmd_run(int argc, char **argv) {
       diag_error(&d, (SrcLoc){ins[i], 0, 0}, "%s", err);
       ok = false;
     }
+    drv_note_input(ins[i]); /* no result may be written over it */
   }
   progress_start(ok && verbose > 0 && isatty(2));
   Loaded m = {0};

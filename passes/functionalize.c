@@ -22,15 +22,28 @@
  * functional computation reads them. Every node this pass creates goes before the write and is
  * typed by running its kernel in meta mode; the write node is removed.
  *
+ * The new root keeps the root's layout (contiguous when the root was), and the written view's
+ * later uses read a view of the new root.
+ *
+ * Blocks: first, a loop-carried tensor every trip returns as itself, and an If output every
+ * branch returns as the same outer tensor, are replaced by that tensor (resolve_block_identities).
+ * A top-level write to an If output that may be one of several tensors is rewritten as above for
+ * the output, plus a second If on the same condition that gives each candidate storage its new
+ * value (write_candidates). Writes inside blocks keep reference semantics: their targets are
+ * redirected to the current versions like every other use, so they write the memory that later
+ * reads (and the write-backs) read, and the C backend and the interpreter execute them as
+ * written; one whose target is an If output that may be several tensors (a copy in C) is also
+ * applied to the candidate the If returned, under the same condition (lift_block_write).
+ *
  * Invariants after the pass: outside prim::If / prim::Loop blocks no EFF_WRITE node remains
  * except mc::write_back (list appends are not tensor writes and stay); the remaining views are
- * pure reads. Writes inside blocks keep reference semantics: their targets are redirected to the
- * current versions like every other use, so they write the memory that later reads (and the
- * write-backs) read, and the C backend and the interpreter execute them as written. Where
- * aliasing cannot be resolved the pass refuses with a located error instead of guessing: writes
- * through as_strided, broadcasting expand or an unknown view, writes
- * into a tensor whose elements overlap in memory (PyTorch refuses these too), and writes to
- * storage a block output may alias.
+ * pure reads; every graph output is compact row-major and none reads an input's memory that a
+ * write-back overwrites. Where aliasing cannot be resolved the pass refuses with a located error
+ * instead of guessing: writes through as_strided, broadcasting expand or an unknown view, writes
+ * into a tensor whose elements overlap in memory (PyTorch refuses these too), writes to storage
+ * a live block output may alias, writes inside a block to a loop-carried copy of a tensor
+ * observed elsewhere (check_block_writes), and writes to If outputs whose candidates cannot be
+ * traced back (if_candidates).
  *
  * The view/copy decision of reshape-like ops (OPF_MAYBE_VIEW) is taken once, from the strides
  * the graph had before the pass, so rewriting a base never turns a copy into an alias.
@@ -347,6 +360,17 @@ static Value *conform(Fz *F, Node *at, Value *v, const Type *like) {
   return v;
 }
 
+/* Whether t is laid out row-major without gaps (size-1 dims' strides do not count). */
+static bool compact(const Type *t) {
+  if (!t || t->kind != TY_TENSOR || !t->has_strides || t->ndim < 0) return true;
+  int64_t want = 1;
+  for (int i = t->ndim - 1; i >= 0; i--) {
+    if (t->shape[i] != 1 && t->strides[i] != want) return false;
+    want *= t->shape[i];
+  }
+  return true;
+}
+
 /* ---- members and storages ---------------------------------------------------------------- */
 static Storage *storage_new(Fz *F, Value *root) {
   Storage *s = arena_alloc(F->ar, sizeof *s);
@@ -582,10 +606,83 @@ static bool container_holds(const Node *c, const Value *v) {
   return false;
 }
 
+static bool defined_inside(const Value *v, const Node *blocknode) {
+  const Block *b = v->def ? v->def->owner : v->param_of;
+  while (b) {
+    if (b->owner == blocknode) return true;
+    b = b->owner ? b->owner->owner : NULL;
+  }
+  return false;
+}
+
+/* What branch k of a prim::If returns as output o, when that is (a view of) a tensor from
+ * outside the If: the outer tensor's member and the view steps taken inside the branch. */
+typedef struct Cand {
+  Member *m;   /* NULL: the branch returns a fresh tensor */
+  Node **steps;
+  int nsteps;
+} Cand;
+
+/* The candidates of a write to the output of prim::If `ifn` (storage s, ambiguous): one per
+ * branch. Reports at the write n when one cannot be written back. */
+static bool if_candidates(Fz *F, Node *n, Storage *s, Cand *c) {
+  Node *ifn = s->root->def;
+  int o = s->root->index;
+  for (int k = 0; k < 2; k++) {
+    memset(&c[k], 0, sizeof c[k]);
+    if (o >= ifn->blocks[k]->nrets) return false;
+    Value *r = ifn->blocks[k]->rets[o];
+    if (!is_tensor(r) || !same_shape(r->type, s->root->type)) {
+      fz_error(F, n, "'%s' writes the result of 'prim::If' (line %d), whose branches return tensors of different "
+               "shapes; not supported", n->kind, ifn->loc.line);
+      return false;
+    }
+    Node *rev[64];
+    int nrev = 0;
+    while (r->def && defined_inside(r, ifn) && r->index == 0 && nrev < 64) {
+      const Node *d = r->def;
+      if (is_write(d)) {
+        r = d->inputs[op_of(d)->effect_arg];
+        continue;
+      }
+      if (!is_view(d)) break;
+      for (int i = 0; i < d->ninputs; i++)
+        if (i != op_of(d)->effect_arg && defined_inside(d->inputs[i], ifn)) {
+          fz_error(F, n, "'%s' writes the result of 'prim::If' (line %d), a view '%s' (line %d) whose arguments are "
+                   "computed inside the branch; not supported", n->kind, ifn->loc.line, d->kind, d->loc.line);
+          return false;
+        }
+      if (!step_invertible(F, n, d)) return false;
+      rev[nrev++] = (Node *)d;
+      r = d->inputs[op_of(d)->effect_arg];
+    }
+    if (defined_inside(r, ifn)) continue; /* a fresh tensor: nothing outside is written */
+    if (nrev == 64 || !is_tensor(r)) {
+      fz_error(F, n, "'%s' writes the result of 'prim::If' (line %d), which functionalize cannot trace back; not "
+               "supported", n->kind, ifn->loc.line);
+      return false;
+    }
+    Member *m = member_of(F, r);
+    if (m->s->ambiguous) {
+      fz_error(F, n, "'%s' writes the result of 'prim::If' (line %d), whose branch returns a tensor that may alias "
+               "others through control flow or a list; not supported yet", n->kind, ifn->loc.line);
+      return false;
+    }
+    for (int i = 0; i < m->nsteps; i++)
+      if (!step_invertible(F, n, m->steps[i])) return false;
+    c[k].m = m;
+    c[k].nsteps = m->nsteps + nrev;
+    c[k].steps = arena_alloc(F->ar, sizeof(Node *) * (size_t)(c[k].nsteps + 1));
+    if (m->nsteps) memcpy(c[k].steps, m->steps, sizeof(Node *) * (size_t)m->nsteps);
+    for (int i = 0; i < nrev; i++) c[k].steps[m->nsteps + i] = rev[nrev - 1 - i];
+  }
+  return true;
+}
+
 /* Some live block output may alias s. */
-static bool ambiguous_alias(Fz *F, Storage *s, Node *at) {
+static bool ambiguous_alias(Fz *F, Storage *s, Node *at, const Storage *skip) {
   for (Storage *a = F->stores; a; a = a->next) {
-    if (!a->ambiguous) continue;
+    if (!a->ambiguous || a == skip) continue;
     bool may = a->nmaybe < 0;
     for (int i = 0; i < a->nmaybe && !may; i++) may = a->maybe[i] == s;
     if (!may) continue;
@@ -611,59 +708,10 @@ static bool fresh_value(const Node *n, const Value *nv) {
   return op && op->effect == EFF_PURE && !(op->flags & OPF_MAYBE_VIEW);
 }
 
-static void rewrite_write(Fz *F, Node *n) {
-  const OpDef *op = op_of(n);
-  int k = op->effect_arg;
-  if (k >= n->ninputs || !is_tensor(n->inputs[k])) {
-    fz_error(F, n, "in-place op '%s' does not write a tensor", n->kind);
-    return;
-  }
-  if (op->functional) {
-    const OpDef *twin = ops_lookup(op->functional);
-    if (twin && twin->effect != EFF_PURE) {
-      fz_error(F, n, "in-place view op '%s' changes the tensor's shape or strides; not supported", n->kind);
-      return;
-    }
-  }
-  Value *v = n->inputs[k];
-  Member *m = member_of(F, v);
-  Storage *s = m->s;
-  if (s->ambiguous) {
-    Node *def = s->root->def;
-    fz_error(F, n, "'%s' writes the result of '%s' (line %d), which may alias other tensors through control "
-             "flow or a list; not supported yet", n->kind, def ? def->kind : "?", def ? def->loc.line : 0);
-    return;
-  }
-  if (ambiguous_alias(F, s, n)) return;
-  if (overlapping(v->type)) {
-    fz_error(F, n, "'%s': more than one element of the written-to tensor refers to a single memory location "
-             "(PyTorch refuses this too; clone() the tensor first)", n->kind);
-    return;
-  }
-  for (int i = 0; i < m->nsteps; i++)
-    if (!step_invertible(F, n, m->steps[i])) return;
-
-  /* the new value of the view, then of the root */
-  Value *nv = conform(F, n, new_view_value(F, n, op, v), v->type);
-  if (!nv) return;
-  bool fresh = fresh_value(n, nv);
-  Value **bases = arena_alloc(F->ar, sizeof(Value *) * (size_t)(m->nsteps + 1));
-  bases[0] = s->cur;
-  for (int i = 1; i < m->nsteps; i++)
-    if (!(bases[i] = replay(F, n, m->steps[i - 1], bases[i - 1]))) return;
-  Value *w = nv;
-  for (int i = m->nsteps - 1; i >= 0; i--)
-    if (!(w = unview(F, n, m->steps[i], bases[i], w))) return;
-  if (m->nsteps == 0 && !fresh) {
-    Value *ins[2] = {nv, cnone(F, n)};
-    if (!(w = emit(F, n, "aten::clone", ins, 2))) return;
-  }
-  Value *nvm = nv; /* the view's new value as a member of s */
-  if (!fresh) {
-    nvm = w;
-    for (int j = 0; j < m->nsteps && nvm; j++) nvm = replay(F, n, m->steps[j], nvm);
-    if (!nvm) return;
-  }
+/* Storage s now holds w (computed before node n): every member read after n is re-derived from
+ * w by replaying its view chain and its later uses redirected; so are the lists and tuples
+ * read later that hold members (they hold references). */
+static bool rederive(Fz *F, Storage *s, Value *w, Node *n) {
   s->cur = w;
   s->written = true;
 
@@ -691,7 +739,7 @@ static void rewrite_write(Fz *F, Node *n) {
     if (!needed) continue;
     Value *x = w;
     for (int j = 0; j < u->nsteps && x; j++) x = replay(F, n, u->steps[j], x);
-    if (!x) return;
+    if (!x) return false;
     ir_replace_uses(F->g, u->v, x, n->prev);
     member_add(F, s, x, u->steps, u->nsteps);
     from[nren] = u->v;
@@ -710,20 +758,133 @@ static void rewrite_write(Fz *F, Node *n) {
     ir_replace_uses(F->g, c->outputs[0], cl->outputs[0], n->prev);
     container_add(F, s, cl);
   }
+  return true;
+}
+
+/* The tensors the prim::If `ifn` may have returned, after its result was written with the new
+ * value w (computed before node n): a second If on the same condition gives each candidate's
+ * storage its new value, w scattered through the candidate's view chain in the branch that
+ * returned it and the old value in the other. */
+static bool write_candidates(Fz *F, Node *n, Storage *written, const Cand *cands, Value *w) {
+  Node *ifn = written->root->def;
+  Storage *ss[2];
+  int ns = 0;
+  for (int k = 0; k < 2; k++)
+    if (cands[k].m && (ns == 0 || ss[0] != cands[k].m->s)) ss[ns++] = cands[k].m->s;
+  if (ns == 0) return true;
+  for (int j = 0; j < ns; j++)
+    if (ambiguous_alias(F, ss[j], n, written)) return false;
+  Type *types[2];
+  for (int j = 0; j < ns; j++) types[j] = ss[j]->cur->type;
+  Value *cond = ifn->inputs[0];
+  Node *ifn2 = ir_node_new(F->g, "prim::If", &cond, 1, ns, types);
+  ifn2->op = ops_lookup("prim::If");
+  ifn2->loc = n->loc;
+  ifn2->py_loc = n->py_loc;
+  ir_insert_before(n, ifn2);
+  for (int k = 0; k < 2; k++) {
+    Block *b = ir_node_add_block(ifn2);
+    Node *at = ir_make_constant_none(F->g, n->loc);
+    at->py_loc = n->py_loc;
+    ir_append(b, at);
+    for (int j = 0; j < ns; j++) {
+      Value *x = ss[j]->cur;
+      const Cand *c = &cands[k];
+      if (c->m && c->m->s == ss[j]) {
+        Value **bases = arena_alloc(F->ar, sizeof(Value *) * (size_t)(c->nsteps + 1));
+        bases[0] = ss[j]->cur;
+        for (int i = 1; i < c->nsteps; i++)
+          if (!(bases[i] = replay(F, at, c->steps[i - 1], bases[i - 1]))) return false;
+        x = w;
+        for (int i = c->nsteps - 1; i >= 0; i--)
+          if (!(x = unview(F, at, c->steps[i], bases[i], x))) return false;
+        if (compact(ss[j]->root->type) && !compact(x->type)) {
+          Value *ins[1] = {x};
+          if (!(x = emit(F, at, "aten::contiguous", ins, 1))) return false;
+        }
+      }
+      ir_block_add_ret(b, x);
+    }
+    ir_remove(at);
+  }
+  for (int j = 0; j < ns; j++)
+    if (!rederive(F, ss[j], ifn2->outputs[j], n)) return false;
+  return true;
+}
+
+static void rewrite_write(Fz *F, Node *n) {
+  const OpDef *op = op_of(n);
+  int k = op->effect_arg;
+  if (k >= n->ninputs || !is_tensor(n->inputs[k])) {
+    fz_error(F, n, "in-place op '%s' does not write a tensor", n->kind);
+    return;
+  }
+  if (op->functional) {
+    const OpDef *twin = ops_lookup(op->functional);
+    if (twin && twin->effect != EFF_PURE) {
+      fz_error(F, n, "in-place view op '%s' changes the tensor's shape or strides; not supported", n->kind);
+      return;
+    }
+  }
+  Value *v = n->inputs[k];
+  Member *m = member_of(F, v);
+  Storage *s = m->s;
+  Cand cands[2];
+  if (s->ambiguous) {
+    Node *def = s->root->def;
+    if (!def || !ir_node_is(def, "prim::If") || def->nblocks != 2 || def->owner != F->g->top || s->nmaybe < 0) {
+      fz_error(F, n, "'%s' writes the result of '%s' (line %d), which may alias other tensors through a loop or "
+               "a list; not supported yet", n->kind, def ? def->kind : "?", def ? def->loc.line : 0);
+      return;
+    }
+    if (!if_candidates(F, n, s, cands)) return;
+  }
+  if (ambiguous_alias(F, s, n, NULL)) return;
+  if (overlapping(v->type)) {
+    fz_error(F, n, "'%s': more than one element of the written-to tensor refers to a single memory location "
+             "(PyTorch refuses this too; clone() the tensor first)", n->kind);
+    return;
+  }
+  for (int i = 0; i < m->nsteps; i++)
+    if (!step_invertible(F, n, m->steps[i])) return;
+
+  /* the new value of the view, then of the root */
+  Value *nv = conform(F, n, new_view_value(F, n, op, v), v->type);
+  if (!nv) return;
+  bool fresh = fresh_value(n, nv);
+  Value **bases = arena_alloc(F->ar, sizeof(Value *) * (size_t)(m->nsteps + 1));
+  bases[0] = s->cur;
+  for (int i = 1; i < m->nsteps; i++)
+    if (!(bases[i] = replay(F, n, m->steps[i - 1], bases[i - 1]))) return;
+  Value *w = nv;
+  for (int i = m->nsteps - 1; i >= 0; i--)
+    if (!(w = unview(F, n, m->steps[i], bases[i], w))) return;
+  if (m->nsteps == 0 && !fresh) {
+    Value *ins[2] = {nv, cnone(F, n)};
+    if (!(w = emit(F, n, "aten::clone", ins, 2))) return;
+  }
+  /* the new root keeps the layout the tensor had (PyTorch writes in place): a base written
+   * through a transposed view stays row-major */
+  if (compact(s->root->type) && !compact(w->type)) {
+    Value *ins[1] = {w};
+    if (!(w = emit(F, n, "aten::contiguous", ins, 1))) return;
+  }
+  /* The view's new value as a member of s: a view of the new root (unless it is the root), so
+   * that a later write through it inside a block reaches the root's memory. */
+  Value *nvm = nv;
+  if (!fresh || m->nsteps > 0 || w != nv) {
+    nvm = w;
+    for (int j = 0; j < m->nsteps && nvm; j++) nvm = replay(F, n, m->steps[j], nvm);
+    if (!nvm) return;
+  }
+  if (!rederive(F, s, w, n)) return;
+  if (s->ambiguous && !write_candidates(F, n, s, cands, w)) return;
   if (n->noutputs > 0) ir_replace_uses(F->g, n->outputs[0], nvm, NULL);
   if (!nvm->aux) member_add(F, s, nvm, m->steps, m->nsteps);
   ir_remove(n);
 }
 
 /* ---- control flow -------------------------------------------------------------------------- */
-static bool defined_inside(const Value *v, const Node *blocknode) {
-  const Block *b = v->def ? v->def->owner : v->param_of;
-  while (b) {
-    if (b->owner == blocknode) return true;
-    b = b->owner ? b->owner->owner : NULL;
-  }
-  return false;
-}
 
 
 static void mark_ambiguous(Fz *F, Value *v, Storage **maybe, int nmaybe) {
@@ -732,6 +893,126 @@ static void mark_ambiguous(Fz *F, Value *v, Storage **maybe, int nmaybe) {
   s->ambiguous = true;
   s->nmaybe = nmaybe;
   if (nmaybe > 0) s->maybe = arena_memdup(F->ar, maybe, sizeof(Storage *) * (size_t)nmaybe);
+}
+
+/* v followed back through views and in-place results defined inside blocknode. */
+static Value *trace_inside(Value *v, const Node *blocknode) {
+  for (int guard = 0; guard < 100000 && v->def && v->index == 0 && defined_inside(v, blocknode) &&
+                      (is_view(v->def) || is_write(v->def));
+       guard++)
+    v = v->def->inputs[op_of(v->def)->effect_arg];
+  return v;
+}
+
+/* Whether value v (what a loop-carried tensor starts as or becomes), traced back, is a tensor
+ * whose memory a write to the loop's copy of it would have to reach: an outer tensor that is a
+ * graph input, may alias through control flow, or is read after top-level node `top`. */
+static bool carried_observed(Fz *F, Value *v, const Node *loop, const Node *top) {
+  v = trace_inside(v, loop);
+  if (defined_inside(v, loop)) return !v->def; /* a fresh tensor of the body, or another carried one */
+  v = trace_inside(v, top);
+  if (defined_inside(v, top)) return !v->def;
+  Member *m = v->aux;
+  if (!m) return v->param_of == F->g->top;
+  if (m->s->ambiguous || m->s->root->param_of == F->g->top) return true;
+  for (int i = 0; i < m->s->nmembers; i++)
+    if (used_after(m->s->members[i]->v, top)) return true;
+  return false;
+}
+
+/* Write d, inside the blocks of top-level node `top`, writes r (member m of the ambiguous
+ * storage of a prim::If result, which the C backend holds as a copy). The write stays (it keeps
+ * the copy current) and, right before it, a prim::If on the same condition as the one that
+ * made r applies the same write to the tensor that If returned, through the same views: both
+ * happen by reference at run time, so the tensor PyTorch writes is written. */
+static bool lift_block_write(Fz *F, Node *d, Member *m, Value *r, const Node *top) {
+  Storage *s = m->s;
+  Node *ifn = s->root->def;
+  if (!ifn || !ir_node_is(ifn, "prim::If") || ifn->nblocks != 2 || ifn->owner != F->g->top || s->nmaybe < 0) {
+    fz_error(F, d, "'%s' inside a block writes the result of '%s' (line %d), which may alias other tensors through a "
+             "loop or a list; not supported yet", d->kind, ifn ? ifn->kind : "?", ifn ? ifn->loc.line : 0);
+    return false;
+  }
+  Cand cands[2];
+  if (!if_candidates(F, d, s, cands)) return false;
+  for (int k = 0; k < 2; k++)
+    if (cands[k].m && ambiguous_alias(F, cands[k].m->s, (Node *)top, s)) return false;
+  /* the views from r to the written tensor, inside top */
+  int ea = op_of(d)->effect_arg;
+  Node *rev[64];
+  int nrev = 0;
+  for (Value *v = d->inputs[ea]; v != r && nrev < 64; v = v->def->inputs[op_of(v->def)->effect_arg]) {
+    if (!v->def) return true; /* cannot happen: v traces back to r */
+    if (is_view(v->def)) {
+      if (!step_invertible(F, d, v->def)) return false;
+      rev[nrev++] = v->def;
+    }
+  }
+  if (nrev == 64) {
+    fz_error(F, d, "'%s' writes through too many views; not supported", d->kind);
+    return false;
+  }
+  Value *cond = ifn->inputs[0];
+  Node *ifc = ir_node_new(F->g, "prim::If", &cond, 1, 0, NULL);
+  ifc->op = ops_lookup("prim::If");
+  ifc->loc = d->loc;
+  ifc->py_loc = d->py_loc;
+  ir_insert_before(d, ifc);
+  for (int k = 0; k < 2; k++) {
+    Block *b = ir_node_add_block(ifc);
+    if (!cands[k].m) continue;
+    Node *at = ir_make_constant_none(F->g, d->loc);
+    ir_append(b, at);
+    Value *x = cands[k].m->s->cur;
+    for (int i = 0; i < cands[k].nsteps && x; i++) x = replay(F, at, cands[k].steps[i], x);
+    for (int i = 0; i < m->nsteps && x; i++) x = replay(F, at, m->steps[i], x);
+    for (int i = nrev - 1; i >= 0 && x; i--) x = replay(F, at, rev[i], x);
+    if (!x) return false;
+    Value **ins = arena_alloc(F->ar, sizeof(Value *) * (size_t)(d->ninputs + 1));
+    Type **types = arena_alloc(F->ar, sizeof(Type *) * (size_t)(d->noutputs + 1));
+    for (int i = 0; i < d->ninputs; i++) ins[i] = d->inputs[i];
+    for (int i = 0; i < d->noutputs; i++) types[i] = d->outputs[i]->type;
+    ins[ea] = x;
+    Node *dw = ir_node_new(F->g, d->kind, ins, d->ninputs, d->noutputs, types);
+    dw->op = d->op;
+    dw->loc = d->loc;
+    dw->py_loc = d->py_loc;
+    dw->scope = d->scope;
+    ir_insert_before(at, dw);
+    ir_remove(at);
+  }
+  return true;
+}
+
+/* Writes inside the blocks of top-level node `top` keep reference semantics; refuses those whose
+ * target the C backend holds as a copy while the tensor it stands for is observed elsewhere: a
+ * prim::If result that may alias other tensors, or a loop-carried tensor that starts as or
+ * becomes such a tensor. */
+static bool check_block_writes(Fz *F, const Block *b, const Node *top) {
+  for (const Node *d = b->first; d; d = d->next) {
+    for (int k = 0; k < d->nblocks; k++)
+      if (!check_block_writes(F, d->blocks[k], top)) return false;
+    if (!is_write(d) || op_of(d)->effect_arg >= d->ninputs || !is_tensor(d->inputs[op_of(d)->effect_arg])) continue;
+    Value *r = trace_inside(d->inputs[op_of(d)->effect_arg], top);
+    if (!defined_inside(r, top)) {
+      Member *m = r->aux;
+      if (m && m->s->ambiguous && !lift_block_write(F, (Node *)d, m, r, top)) return false;
+      continue;
+    }
+    if (r->def || !r->param_of || !r->param_of->owner || !ir_node_is(r->param_of->owner, "prim::Loop") ||
+        r->index < 1)
+      continue;
+    const Node *loop = r->param_of->owner;
+    const Block *body = r->param_of;
+    if (r->index + 1 >= loop->ninputs || r->index >= body->nrets) continue;
+    if (carried_observed(F, loop->inputs[r->index + 1], loop, top) || carried_observed(F, body->rets[r->index], loop, top)) {
+      fz_error(F, (Node *)d, "'%s' writes the loop-carried tensor %%%s, which may alias a tensor that is an input, "
+               "is read after the loop or comes out of control flow; writes through such loop-carried aliases are "
+               "not supported yet", d->kind, r->name);
+      return false;
+    }
+  }
+  return true;
 }
 
 /* Marks tensor outputs of a node with blocks that may alias outer storage as ambiguous. */
@@ -811,12 +1092,62 @@ static void visit_container_read(Fz *F, Node *n, const OpDef *op) {
     if (is_tensor(n->outputs[o]) || op->effect == EFF_VIEW) mark_ambiguous(F, n->outputs[o], maybe, any ? -1 : nmaybe);
 }
 
+/* ---- the same tensor object through blocks ------------------------------------------------ */
+/* The value r stands for, followed back through in-place results (an in-place op returns the
+ * tensor it wrote) defined inside blocknode. */
+static Value *same_object(Value *r, const Node *blocknode) {
+  for (int guard = 0; guard < 100000 && r->def && defined_inside(r, blocknode) && r->index == 0 && is_write(r->def);
+       guard++)
+    r = r->def->inputs[op_of(r->def)->effect_arg];
+  return r;
+}
+
+/* Replaces `from` by `to` in the inputs of b's nodes (nested blocks included), not in returns. */
+static void replace_node_inputs(Block *b, const Value *from, Value *to) {
+  for (Node *n = b->first; n; n = n->next) {
+    for (int i = 0; i < n->ninputs; i++)
+      if (n->inputs[i] == from) ir_node_set_input(n, i, to);
+    for (int k = 0; k < n->nblocks; k++) replace_node_inputs(n->blocks[k], from, to);
+  }
+}
+
+/* In reference semantics a loop-carried tensor that every trip returns as itself (`a = x`,
+ * then `a += 1` or `x = x.mul_(2)` in the loop) is its initial value on every trip, and a
+ * prim::If output that every branch returns as the same outer tensor is that tensor. Their
+ * uses are redirected to it, so writes inside the blocks write the tensor they write in
+ * PyTorch (an input included) rather than the block's copy. Inner blocks go first, so nested
+ * loops resolve from the inside out. The carried state itself stays, unread. */
+static void resolve_block_identities(Graph *g, Block *b) {
+  for (Node *n = b->first; n; n = n->next) {
+    for (int k = 0; k < n->nblocks; k++) resolve_block_identities(g, n->blocks[k]);
+    if (ir_node_is(n, "prim::Loop") && n->nblocks == 1) {
+      Block *body = n->blocks[0];
+      int nc = n->ninputs - 2;
+      for (int k = 0; k < nc && k + 1 < body->nparams && k + 1 < body->nrets && k < n->noutputs; k++) {
+        Value *p = body->params[k + 1], *init = n->inputs[k + 2];
+        if (!is_tensor(p) || !is_tensor(init) || same_object(body->rets[k + 1], n) != p) continue;
+        replace_node_inputs(body, p, init);
+        ir_replace_uses(g, n->outputs[k], init, NULL);
+      }
+    } else if (ir_node_is(n, "prim::If") && n->nblocks == 2) {
+      for (int o = 0; o < n->noutputs; o++) {
+        if (!is_tensor(n->outputs[o]) || o >= n->blocks[0]->nrets || o >= n->blocks[1]->nrets) continue;
+        Value *u = same_object(n->blocks[0]->rets[o], n);
+        if (defined_inside(u, n) || same_object(n->blocks[1]->rets[o], n) != u) continue;
+        ir_replace_uses(g, n->outputs[o], u, NULL);
+      }
+    }
+  }
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 static void fz_node(Fz *F, Node *n) {
   const OpDef *op = op_of(n);
   if (!op) return;
   n->op = op;
   if (n->nblocks) {
+    for (int k = 0; k < n->nblocks; k++)
+      if (!check_block_writes(F, n->blocks[k], n)) return;
     visit_block_node(F, n);
     return;
   }
@@ -849,6 +1180,7 @@ int functionalize_run(Graph *g, PassCtx *c) {
   Fz F = {g, c, arena_new(), NULL, 0};
   Block *top = g->top;
   clear_aux(top);
+  resolve_block_identities(g, top);
   mark_maybe_views(&F, top);
   for (int i = 0; i < top->nparams; i++)
     if (is_tensor(top->params[i])) member_of(&F, top->params[i]);
@@ -857,6 +1189,31 @@ int functionalize_run(Graph *g, PassCtx *c) {
     fz_node(&F, n);
   }
   if (F.errs == 0) {
+    /* Every output is compact row-major, and none still reads the first value of an input
+     * written back below (the write-back overwrites that memory). */
+    for (int i = 0; i < top->nrets; i++) {
+      Value *r = top->rets[i];
+      if (!is_tensor(r)) continue;
+      const Value *root = r;
+      while (root->def && root->index == 0 && op_of(root->def) && op_of(root->def)->effect == EFF_VIEW &&
+             op_of(root->def)->effect_arg < root->def->ninputs && is_tensor(root->def->inputs[op_of(root->def)->effect_arg]))
+        root = root->def->inputs[op_of(root->def)->effect_arg];
+      bool stale = false;
+      if (root != r && root->param_of == top)
+        for (Storage *t = F.stores; t; t = t->next)
+          if (t->root == root && t->written) stale = true;
+      if (!stale && compact(r->type)) continue;
+      Node *nn = ir_make_constant_none(g, r->loc);
+      ir_append(top, nn);
+      Value *ins[2] = {r, nn->outputs[0]};
+      const char *kind = stale ? "aten::clone" : "aten::contiguous";
+      Node *cp = ir_node_new(g, kind, ins, stale ? 2 : 1, 1, NULL);
+      cp->op = ops_lookup(kind);
+      cp->loc = r->def ? r->def->loc : r->loc;
+      ir_append(top, cp);
+      if (!type_node(&F, cp, cp)) break;
+      ir_replace_uses(g, r, cp->outputs[0], cp);
+    }
     /* one write-back per mutated graph input, in input order */
     for (int i = 0; i < top->nparams; i++) {
       Value *p = top->params[i];

@@ -22,7 +22,10 @@
  *    its deleter runs once, when input j is replaced or m destroyed. A NULL t is refused
  *    (MC_EINVAL); nothing is deleted.
  *  - mc_get_output's tensor belongs to the model and is valid until the next mc_run or
- *    mc_set_input* or mc_model_destroy.
+ *    mc_set_input* or mc_model_destroy. It is compact row-major (extent-1 dims may have any
+ *    stride). An output that is a graph input itself (returned after an in-place update), or a
+ *    contiguous view of one, may point into that input's memory: the caller's buffer when the
+ *    input is bound zero-copy or through DLPack, the model's copy when bound by mc_set_input.
  *  - mc_get_output_dlpack returns a tensor the caller owns: it holds its own copy of the data,
  *    stays valid after mc_model_destroy and after every input is freed; call its deleter once.
  *

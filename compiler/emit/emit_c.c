@@ -633,6 +633,7 @@ static void emit_loop(Emitter *e, const Node *n) {
     const Value *o = n->outputs[k], *p = body->params[k + 1];
     if (o->type->kind == TY_TENSOR) fprintf(f, "  mck_tensor t_%d = t_%d; /* %%%s */\n", o->id, p->id, o->name);
     else fprintf(f, "  mck_arg s_%d = s_%d; /* %%%s */\n", o->id, p->id, o->name);
+    fprintf(f, "  (void)%c_%d;\n", o->type->kind == TY_TENSOR ? 't' : 's', o->id); /* an output may go unread */
   }
 }
 

@@ -229,32 +229,110 @@ typedef struct kconv_gemm_ws {
   int nthreads; /* threads the product may use (<= 1: this one); see "threads" below */
 } kconv_gemm_ws;
 
+/* 64-byte aligned blocks from malloc (the pointer malloc returned is kept just before the
+ * block), so the kernels need neither aligned_alloc (C11; newlib's wants posix_memalign) nor
+ * posix_memalign (POSIX; newlib-nano lacks it): C99 and bare-metal libraries build them as
+ * they are. NULL when out of memory or when the block would not fit a ptrdiff_t. */
 static inline void *kconv_aligned(size_t bytes) {
-#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__TINYC__)
-  return aligned_alloc(64, (bytes + 63) / 64 * 64);
-#else
-  return malloc(bytes);
-#endif
+  size_t extra = 64 + sizeof(void *);
+  if (bytes > (size_t)PTRDIFF_MAX - extra) return NULL;
+  char *raw = (char *)malloc(bytes + extra);
+  if (!raw) return NULL;
+  uintptr_t p = ((uintptr_t)(raw + sizeof(void *)) + 63) & ~(uintptr_t)63;
+  ((void **)p)[-1] = raw;
+  return (void *)p;
+}
+static inline void kconv_aligned_free(void *p) {
+  if (p) free(((void **)p)[-1]);
 }
 
-/* Per-thread scratch kept between calls (slot 0: packed A, 1: packed B, 2: im2col columns),
- * grown on demand and never shrunk, so a model's products stop paying malloc and fresh-page
- * faults after its first run; the largest request of each slot stays allocated for the
- * thread's life. tcc (mc run's JIT, one thread) has no _Thread_local: a plain static there. */
-#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__TINYC__)
-#define KCONV_TLS _Thread_local
-#else
-#define KCONV_TLS
+/* POSIX threads (the pool below, and per-thread scratch): not under tcc (`mc run`), not with
+ * -DMC_NO_THREADS, not where there is no POSIX. */
+#if !defined(__TINYC__) && !defined(MC_NO_THREADS) && (defined(__unix__) || defined(__APPLE__))
+#define KCONV_THREADS 1
+#include <pthread.h>
 #endif
-static inline float *kconv_scratch(int slot, int64_t n) {
-  static KCONV_TLS float *buf[3];
-  static KCONV_TLS int64_t cap[3];
-  if (n > cap[slot]) {
-    free(buf[slot]);
-    buf[slot] = (float *)kconv_aligned(sizeof(float) * (size_t)n);
-    cap[slot] = buf[slot] ? n : 0;
+
+/* Scratch kept between calls (slot 0: packed A, 1: packed B, 2: im2col columns, 3: k_dw.h's
+ * padded plane), grown on demand and never shrunk, so a model's products stop paying malloc and
+ * fresh-page faults after its first run. With threads, each thread has its own set, hung off a
+ * pthread key whose destructor frees it when the thread exits (a pool worker, or a program's
+ * thread that ran a model); without them (tcc, -DMC_NO_THREADS, other targets) there is one
+ * static set and no thread-local storage at all. kconv_scratch_release() frees the calling
+ * thread's set now (the next product allocates again). */
+#define KCONV_SCRATCH_SLOTS 4
+typedef struct kconv_scratch_set {
+  float *buf[KCONV_SCRATCH_SLOTS];
+  int64_t cap[KCONV_SCRATCH_SLOTS];
+  void *raw[KCONV_SCRATCH_SLOTS]; /* malloc's pointer of each buf: leak checkers see it held */
+} kconv_scratch_set;
+
+static inline void kconv_scratch_clear(kconv_scratch_set *s) {
+  for (int k = 0; k < KCONV_SCRATCH_SLOTS; k++) {
+    kconv_aligned_free(s->buf[k]);
+    s->buf[k] = NULL;
+    s->raw[k] = NULL;
+    s->cap[k] = 0;
   }
-  return buf[slot];
+}
+
+#ifdef KCONV_THREADS
+typedef struct kconv_scratch_key {
+  pthread_once_t once;
+  pthread_key_t key;
+  int ok;
+} kconv_scratch_key;
+static inline kconv_scratch_key *kconv_scratch_key_get(void) {
+  static kconv_scratch_key k = {.once = PTHREAD_ONCE_INIT};
+  return &k;
+}
+static inline void kconv_scratch_at_exit(void *p) { /* the key's destructor */
+  kconv_scratch_clear((kconv_scratch_set *)p);
+  free(p);
+}
+static inline void kconv_scratch_key_init(void) {
+  kconv_scratch_key *k = kconv_scratch_key_get();
+  k->ok = pthread_key_create(&k->key, kconv_scratch_at_exit) == 0;
+}
+/* The calling thread's set (made when `make`); NULL when there is none or no memory. */
+static inline kconv_scratch_set *kconv_scratch_set_get(int make) {
+  kconv_scratch_key *k = kconv_scratch_key_get();
+  if (pthread_once(&k->once, kconv_scratch_key_init) || !k->ok) return NULL;
+  kconv_scratch_set *s = (kconv_scratch_set *)pthread_getspecific(k->key);
+  if (!s && make) {
+    s = (kconv_scratch_set *)calloc(1, sizeof *s);
+    if (s && pthread_setspecific(k->key, s)) {
+      free(s);
+      s = NULL;
+    }
+  }
+  return s;
+}
+#else
+static inline kconv_scratch_set *kconv_scratch_set_get(int make) {
+  static kconv_scratch_set set;
+  (void)make;
+  return &set;
+}
+#endif
+
+static inline float *kconv_scratch(int slot, int64_t n) {
+  kconv_scratch_set *s = kconv_scratch_set_get(1);
+  if (!s) return NULL;
+  if (n > s->cap[slot]) {
+    kconv_aligned_free(s->buf[slot]);
+    s->buf[slot] = n <= PTRDIFF_MAX / (int64_t)sizeof(float)
+                       ? (float *)kconv_aligned(sizeof(float) * (size_t)n)
+                       : NULL;
+    s->cap[slot] = s->buf[slot] ? n : 0;
+    s->raw[slot] = s->buf[slot] ? ((void **)s->buf[slot])[-1] : NULL;
+  }
+  return s->buf[slot];
+}
+
+static inline void kconv_scratch_release(void) {
+  kconv_scratch_set *s = kconv_scratch_set_get(0);
+  if (s) kconv_scratch_clear(s);
 }
 
 /* Workspace for products of at most M x N x K (packed panels, 64-byte aligned, from the
@@ -631,10 +709,7 @@ static inline void kconv_gemm_run(kconv_gemm_ws *w, int64_t m0, int64_t m1, int6
  * fork(). Without POSIX threads (tcc: `mc run`, other targets, or -DMC_NO_THREADS) everything
  * is serial. glibc declares what is used here under plain -std=c11, so nothing defines
  * _POSIX_C_SOURCE (generated C includes <math.h> before this). */
-#if !defined(__TINYC__) && !defined(MC_NO_THREADS) && (defined(__unix__) || defined(__APPLE__))
-#define KCONV_THREADS 1
-#include <pthread.h>
-#endif
+/* KCONV_THREADS: defined above the scratch */
 #define KCONV_MAX_THREADS 64
 #define KCONV_PAR_MIN ((int64_t)1 << 21)
 

@@ -94,17 +94,8 @@ static inline int kconv_dw_fast(const kconv_geom *g) {
          (g->s[2] == 1 || g->s[2] == 2);
 }
 
-/* The padded plane: grown on demand and kept per thread (like kconv_scratch). */
-static inline float *kconv_dw_buf(int64_t n) {
-  static KCONV_TLS float *buf;
-  static KCONV_TLS int64_t cap;
-  if (n > cap) {
-    free(buf);
-    buf = (float *)kconv_aligned(sizeof(float) * (size_t)n);
-    cap = buf ? n : 0;
-  }
-  return buf;
-}
+/* The padded plane: kconv_scratch's slot 3 (grown on demand, kept per thread). */
+static inline float *kconv_dw_buf(int64_t n) { return kconv_scratch(3, n); }
 
 #if KCONV_DW_VEC == 16
 /* kconv_act_run's relu / hardtanh exactly, in registers: NaN passes, relu(-0) = +0 */

@@ -4,9 +4,12 @@
 #include "driver.h"
 
 #include "emit/emit.h"
+#include "emit/emit_text.h"
+#include "ir/file.h"
 #include "passes/pass.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,8 @@ static void usage(FILE *f) {
         "                     -Wa,-I<folder>); inline: every constant as C data; blob: all to OUT.weights\n"
         "  --max-arena BYTES  refuse a model whose arena, or any one input or intermediate tensor,\n"
         "                     needs more (suffixes K, M, G; default 16G)\n"
+        "  --max-input-bytes BYTES  refuse a model whose files (model and weights together) have\n"
+        "                     more bytes (suffixes K, M, G; default 8G)\n"
         "  -MD                write a depfile OUT.d naming every file read\n"
         "  -MF FILE           write the depfile to FILE\n"
         "  -q / -v            quieter / more verbose\n"
@@ -105,6 +110,65 @@ static void put_dep_path(FILE *f, const char *p) {
   }
 }
 
+/* Whether two output paths name one file: the same text, the same existing file, or the same
+ * name in the same folder (spelt differently). */
+static bool same_output(const char *a, const char *b) {
+  if (!strcmp(a, b) || file_same(a, b)) return true;
+  if (strcmp(base_name(a), base_name(b))) return false;
+  char da[PATH_MAX], db[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
+  snprintf(da, sizeof da, "%.*s", (int)(base_name(a) - a), a);
+  snprintf(db, sizeof db, "%.*s", (int)(base_name(b) - b), b);
+  return realpath(*da ? da : ".", ra) && realpath(*db ? db : ".", rb) && !strcmp(ra, rb);
+}
+
+/* Usage errors of the output names: two outputs on one file, or a header name that cannot be
+ * written in #include "..." (emit_text.h). */
+static bool outputs_usable(const char *const outs[4], const char *hpath) {
+  static const char *const what[4] = {"the C file", "the header", "the weights file", "the depfile"};
+  for (int i = 0; i < 4; i++)
+    for (int k = i + 1; k < 4; k++)
+      if (outs[i] && outs[k] && same_output(outs[i], outs[k])) {
+        fprintf(stderr, "mc compile: %s and %s would both be '%s'\n", what[i], what[k], outs[k]);
+        return false;
+      }
+  const char *bad = hpath ? emit_text_include_ok(base_name(hpath)) : NULL;
+  if (bad) {
+    fprintf(stderr, "mc compile: -o: the header's name cannot be written in #include \"...\": %s\n", bad);
+    return false;
+  }
+  return true;
+}
+
+/* A depfile is make syntax: a newline in a path cannot be written there. */
+static bool deps_writable(const Loaded *m, const char *out, Diag *d) {
+  for (int i = -1; i < m->ndeps; i++) {
+    const char *p = i < 0 ? out : m->deps[i];
+    if (strchr(p, '\n')) {
+      diag_error(d, (SrcLoc){p, 0, 0}, "a path with a newline cannot be written in a depfile (-MD, -MF)");
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The build id (EmitOptions.build_id): a hash of everything the outputs are made of, the bytes
+ * of every file read and the options, so it is deterministic and changes with any of them. */
+static void make_build_id(char id[17], const Loaded *m, const char *target, const char *name, const char *passes,
+                          const char *weights, size_t max_arena, const char *model, const char *hpath,
+                          const char *wpath) {
+  uint64_t h = FILE_HASH_INIT;
+  const char *parts[] = {MC_VERSION, target, name, passes ? passes : "", weights, base_name(model),
+                         hpath ? base_name(hpath) : "", wpath ? base_name(wpath) : ""};
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) file_hash_bytes(&h, parts[i], strlen(parts[i]) + 1);
+  file_hash_bytes(&h, &max_arena, sizeof max_arena);
+  for (int i = 0; i < m->ndeps; i++) {
+    uint64_t fh = FILE_HASH_INIT;
+    if (!file_hash(m->deps[i], &fh)) fh = 0;
+    file_hash_bytes(&h, &fh, sizeof fh);
+  }
+  snprintf(id, 17, "%016llx", (unsigned long long)h);
+}
+
 int cmd_compile(int argc, char **argv) {
   const char *model = NULL, *out = NULL, *target = "c", *name = NULL, *passes = NULL, *mf = NULL;
   bool md = false;
@@ -155,6 +219,14 @@ int cmd_compile(int argc, char **argv) {
         fprintf(stderr, "mc compile: --max-arena: '%s' is not a size (BYTES, or with K, M, G)\n", v);
         return EXIT_USAGE;
       }
+    } else if ((!strcmp(a, "--max-input-bytes") && i + 1 < argc) || !strncmp(a, "--max-input-bytes=", 18)) {
+      const char *v = a[17] == '=' ? a + 18 : argv[++i];
+      size_t lim = parse_size(v);
+      if (!lim) {
+        fprintf(stderr, "mc compile: --max-input-bytes: '%s' is not a size (BYTES, or with K, M, G)\n", v);
+        return EXIT_USAGE;
+      }
+      file_limit_set(lim);
     } else if (!strcmp(a, "-MD")) {
       md = true;
     } else if (!strcmp(a, "-MF") && i + 1 < argc) {
@@ -198,18 +270,34 @@ int cmd_compile(int argc, char **argv) {
   pm.pipeline = passes ? passes : !strcmp(target, "cuda") ? pm_cuda_pipeline() : NULL;
   pm.verbose = verbose;
 
-  Diag d;
-  diag_init(&d);
-  Loaded m;
-  if (!drv_load(model, &d, &m)) return EXIT_REJECTED;
-  Graph *g = m.g;
-  int status = EXIT_REJECTED;
   char *own_name = name ? NULL : default_name(strcmp(out, "-") ? out : "model");
   char *hpath = strcmp(out, "-") ? replace_ext(out, ".h") : NULL;
   char *dpath = mf ? strdup(mf) : md && strcmp(out, "-") ? replace_ext(out, ".d") : NULL;
   char *wpath = strcmp(out, "-") && strcmp(weights, "inline") ? replace_ext(out, ".weights") : NULL;
+  const char *outs[4] = {strcmp(out, "-") ? out : NULL, hpath, wpath, dpath};
+  if (!outputs_usable(outs, hpath)) {
+    free(own_name);
+    free(hpath);
+    free(dpath);
+    free(wpath);
+    return EXIT_USAGE;
+  }
+  Diag d;
+  diag_init(&d);
+  Loaded m;
+  int status = EXIT_REJECTED;
   OutFile oc = {0}, oh = {0}, od = {0}, ow = {0};
   FILE *hnull = NULL;
+  Graph *g = NULL;
+  bool h_committed = false;
+  if (!drv_load(model, &d, &m)) goto done;
+  g = m.g;
+  /* refused now rather than after the pipeline: an output that is an input or not a file */
+  for (int i = 0; i < 4; i++)
+    if (outs[i] && !drv_out_allowed(outs[i], &d)) goto done;
+  if (dpath && !deps_writable(&m, out, &d)) goto done;
+  char build_id[17];
+  make_build_id(build_id, &m, target, name ? name : own_name, passes, weights, max_arena, model, hpath, wpath);
   if (pm_run(g, &pm, &d)) goto done;
   if (!drv_has_effect(g)) {
     diag_error(&d, g->top->loc.line ? g->top->loc : g->loc.line ? g->loc : (SrcLoc){g->path, 1, 1},
@@ -224,7 +312,8 @@ int cmd_compile(int argc, char **argv) {
   }
   if (wpath && !drv_out_open(&ow, wpath, &d)) goto fail;
   EmitOptions eo = {name ? name : own_name, hpath ? base_name(hpath) : "mc_runtime.h", base_name(model),
-                    wpath ? ow.f : NULL, wpath ? base_name(wpath) : NULL, strcmp(weights, "blob") ? 65536 : 1, max_arena};
+                    wpath ? ow.f : NULL, wpath ? base_name(wpath) : NULL, strcmp(weights, "blob") ? 65536 : 1, max_arena,
+                    hpath ? build_id : NULL};
   if ((strcmp(target, "cuda") ? emit_c : emit_cuda)(g, &eo, oc.f, hpath ? oh.f : hnull, &d)) goto fail;
   bool blob_used = wpath && ftell(ow.f) > 0;
   if (dpath) {
@@ -243,6 +332,7 @@ int cmd_compile(int argc, char **argv) {
     remove(wpath); /* a stale blob from an earlier compile would mislead */
   }
   if (hpath && !drv_out_commit(&oh, &d)) goto fail;
+  h_committed = hpath != NULL;
   if (dpath && !drv_out_commit(&od, &d)) goto fail;
   if (!drv_out_commit(&oc, &d)) goto fail;
   status = EXIT_OK;
@@ -252,13 +342,13 @@ fail:
   drv_out_abort(&oh);
   drv_out_abort(&od);
   drv_out_abort(&ow);
-  if (hpath && status != EXIT_OK) remove(hpath);
+  if (h_committed) remove(hpath); /* the .c was not replaced: no new header beside it */
 done:
   if (hnull) fclose(hnull);
   free(own_name);
   free(hpath);
   free(dpath);
   free(wpath);
-  ir_graph_free(g);
+  if (g) ir_graph_free(g);
   return status;
 }

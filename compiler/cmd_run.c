@@ -478,6 +478,7 @@ int cmd_run(int argc, char **argv) {
       diag_error(&d, (SrcLoc){ins[i], 0, 0}, "%s", err);
       ok = false;
     }
+    drv_note_input(ins[i]); /* no result may be written over it */
   }
   progress_start(ok && verbose > 0 && isatty(2));
   Loaded m = {0};

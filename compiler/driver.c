@@ -1,12 +1,20 @@
 /* driver.c — what every command shares: loading a model by its extension and atomic output
- * files (temporary + rename). */
+ * files (temporary + rename).
+ *
+ * Invariants of output files: an output never replaces an input (the files drv_load and
+ * drv_note_input saw, compared by st_dev/st_ino) nor anything but a regular file; until it is
+ * committed it is a temporary beside its target, registered so that SIGINT, SIGTERM, SIGHUP
+ * and SIGQUIT remove it (the handler only calls unlink, raise and sigaction: async-signal-safe). */
 #include "driver.h"
 
 #include "frontend/json.h"
 #include "frontend/ts.h"
 #include "ops/ops.h"
 
+#include "ir/file.h"
+
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,6 +25,96 @@ static bool ends_with(const char *s, const char *suf) {
   return n >= m && strcmp(s + n - m, suf) == 0;
 }
 
+/* ---- inputs: what no output may replace ---- */
+#define DRV_MAX_INPUTS 256
+static struct {
+  dev_t dev;
+  ino_t ino;
+  const char *path; /* as given; owned by the caller (argv or the graph's arena) */
+} drv_inputs[DRV_MAX_INPUTS];
+static int drv_ninputs;
+
+void drv_note_input(const char *path) {
+  struct stat st;
+  if (drv_ninputs >= DRV_MAX_INPUTS || stat(path, &st) != 0) return;
+  drv_inputs[drv_ninputs].dev = st.st_dev;
+  drv_inputs[drv_ninputs].ino = st.st_ino;
+  drv_inputs[drv_ninputs].path = path;
+  drv_ninputs++;
+}
+
+/* Whether path may be replaced by an output: it does not exist, or it is a regular file that
+ * is none of the inputs. */
+bool drv_out_allowed(const char *path, Diag *d) {
+  struct stat st;
+  if (stat(path, &st) != 0) return true;
+  if (!S_ISREG(st.st_mode)) {
+    diag_error(d, (SrcLoc){path, 0, 0}, "refusing to write this output: it exists and is not a regular file");
+    return false;
+  }
+  for (int i = 0; i < drv_ninputs; i++)
+    if (drv_inputs[i].dev == st.st_dev && drv_inputs[i].ino == st.st_ino) {
+      diag_error(d, (SrcLoc){path, 0, 0}, "refusing to write this output: it is the input file '%s'",
+                 drv_inputs[i].path);
+      return false;
+    }
+  return true;
+}
+
+/* ---- temporaries removed on a signal ---- */
+#define DRV_MAX_TMPS 64
+static char *volatile drv_tmps[DRV_MAX_TMPS];
+static const int drv_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define DRV_NSIGNALS ((int)(sizeof drv_signals / sizeof drv_signals[0]))
+
+static void drv_on_signal(int sig) {
+  for (int i = 0; i < DRV_MAX_TMPS; i++)
+    if (drv_tmps[i]) unlink(drv_tmps[i]);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_DFL;
+  sigemptyset(&sa.sa_mask);
+  sigaction(sig, &sa, NULL);
+  raise(sig); /* delivered when the handler returns: the status says which signal ended us */
+}
+
+static void drv_block(sigset_t *old) {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int i = 0; i < DRV_NSIGNALS; i++) sigaddset(&set, drv_signals[i]);
+  sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void drv_tmp_register(char *tmp, bool on) {
+  static bool installed;
+  sigset_t old;
+  drv_block(&old);
+  if (!installed) {
+    installed = true;
+    for (int i = 0; i < DRV_NSIGNALS; i++) {
+      struct sigaction sa, cur;
+      if (sigaction(drv_signals[i], NULL, &cur) == 0 && cur.sa_handler == SIG_IGN) continue; /* nohup */
+      memset(&sa, 0, sizeof sa);
+      sa.sa_handler = drv_on_signal;
+      sigemptyset(&sa.sa_mask);
+      for (int k = 0; k < DRV_NSIGNALS; k++) sigaddset(&sa.sa_mask, drv_signals[k]);
+      sigaction(drv_signals[i], &sa, NULL);
+    }
+  }
+  for (int i = 0; i < DRV_MAX_TMPS; i++) {
+    if (on && !drv_tmps[i]) {
+      drv_tmps[i] = tmp;
+      break;
+    }
+    if (!on && drv_tmps[i] == tmp) {
+      drv_tmps[i] = NULL;
+      break;
+    }
+  }
+  sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* ---- loading ---- */
 bool drv_load(const char *path, Diag *d, Loaded *out) {
   memset(out, 0, sizeof *out);
   Graph *g;
@@ -35,6 +133,7 @@ bool drv_load(const char *path, Diag *d, Loaded *out) {
     return false;
   }
   out->g = g;
+  for (int i = 0; i < out->ndeps; i++) drv_note_input(out->deps[i]);
   if (ops_resolve(g, d) || ir_verify(g, d, "after parsing")) {
     ir_graph_free(g);
     out->g = NULL;
@@ -50,6 +149,7 @@ bool drv_out_open(OutFile *o, const char *path, Diag *d) {
     o->is_stdout = true;
     return true;
   }
+  if (!drv_out_allowed(path, d)) return false;
   o->path = strdup(path);
   size_t n = strlen(path) + 16;
   o->tmp = malloc(n);
@@ -63,6 +163,7 @@ bool drv_out_open(OutFile *o, const char *path, Diag *d) {
     o->path = o->tmp = NULL;
     return false;
   }
+  drv_tmp_register(o->tmp, true);
   mode_t mask = umask(0); /* mkstemp made it 0600: give it the mode a plain fopen would */
   umask(mask);
   (void)fchmod(fd, 0666 & ~mask);
@@ -70,6 +171,10 @@ bool drv_out_open(OutFile *o, const char *path, Diag *d) {
   if (!o->f) {
     close(fd);
     unlink(o->tmp);
+    drv_tmp_register(o->tmp, false);
+    free(o->path);
+    free(o->tmp);
+    o->path = o->tmp = NULL;
     return false;
   }
   return true;
@@ -80,13 +185,16 @@ bool drv_out_commit(OutFile *o, Diag *d) {
   bool ok = !ferror(o->f);
   ok = (fclose(o->f) == 0) && ok;
   o->f = NULL;
-  if (ok && rename(o->tmp, o->path) != 0) {
+  if (ok && !drv_out_allowed(o->path, d)) { /* became an input or a device meanwhile */
+    ok = false;
+  } else if (ok && rename(o->tmp, o->path) != 0) {
     diag_error(d, (SrcLoc){o->path, 0, 0}, "cannot write output file: %s", strerror(errno));
     ok = false;
   } else if (!ok) {
     diag_error(d, (SrcLoc){o->path, 0, 0}, "error writing output file");
   }
   if (!ok) unlink(o->tmp);
+  drv_tmp_register(o->tmp, false);
   free(o->path);
   free(o->tmp);
   o->path = o->tmp = NULL;
@@ -97,6 +205,7 @@ void drv_out_abort(OutFile *o) {
   if (o->is_stdout || !o->tmp) return;
   if (o->f) fclose(o->f);
   unlink(o->tmp);
+  drv_tmp_register(o->tmp, false);
   free(o->path);
   free(o->tmp);
   memset(o, 0, sizeof *o);

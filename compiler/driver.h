@@ -20,8 +20,16 @@ typedef struct Loaded {
  * Returns false with diagnostics printed. */
 bool drv_load(const char *path, Diag *d, Loaded *out);
 
+/* Records an input file (by st_dev/st_ino) that no output may replace; drv_load records the
+ * model and its weights itself. */
+void drv_note_input(const char *path);
+/* False, with a diagnostic, when path exists and is an input or not a regular file. */
+bool drv_out_allowed(const char *path, Diag *d);
+
 /* An output file written to a temporary beside it and renamed into place on commit, so an
- * error never leaves a half-written file. "-" writes to stdout. */
+ * error never leaves a half-written file, and a SIGINT/SIGTERM/SIGHUP/SIGQUIT removes the
+ * temporary. Refused (drv_out_allowed) when the path is an input or not a regular file.
+ * "-" writes to stdout. */
 typedef struct OutFile {
   FILE *f;
   char *path, *tmp;

@@ -1,6 +1,8 @@
 /* main.c — `mc`: dispatches to one command. The only place that exits. */
 #include "driver.h"
 
+#include "ir/file.h"
+
 #include <string.h>
 
 static void usage(FILE *f) {
@@ -19,6 +21,7 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
+  file_limit_set(FILE_DEFAULT_MAX_INPUT); /* all the files a command reads, together */
   if (argc < 2) {
     usage(stderr);
     return EXIT_USAGE;

@@ -9,6 +9,7 @@
  * padded so the data starts at a multiple of 64).
  */
 #include "npy.h"
+#include "ir/file.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -252,39 +253,10 @@ bool npy_parse(const void *buf, size_t len, NpyArray *a, char *err, size_t errle
 
 bool npy_read(const char *path, NpyArray *a, char *err, size_t errlen) {
   memset(a, 0, sizeof *a);
-  FILE *f = fopen(path, "rb");
-  if (!f) return fail(err, errlen, "cannot open: %s", strerror(errno));
-  size_t cap = 1 << 16, len = 0;
-  unsigned char *buf = malloc(cap);
-  bool ok = buf != NULL;
-  while (ok) {
-    if (len == cap) {
-      unsigned char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-      if (!nb) {
-        ok = false;
-        break;
-      }
-      buf = nb;
-      cap *= 2;
-    }
-    size_t r = fread(buf + len, 1, cap - len, f);
-    len += r;
-    if (r == 0) break;
-  }
-  if (!ok) {
-    fclose(f);
-    free(buf);
-    return fail(err, errlen, "out of memory reading the file");
-  }
-  if (ferror(f)) {
-    int e = errno;
-    fclose(f);
-    free(buf);
-    return fail(err, errlen, "read error: %s", strerror(e));
-  }
-  fclose(f);
-  ok = npy_parse(buf, len, a, err, errlen);
-  free(buf);
+  FileRead r;
+  if (!file_read(NULL, path, FILE_ANY_SIZE, &r)) return fail(err, errlen, "cannot open: %s", r.why);
+  bool ok = npy_parse(r.data, r.len, a, err, errlen);
+  free(r.data);
   return ok;
 }
 

@@ -12,6 +12,7 @@
  * small parser below (tp_*); recursion is bounded so fuzzed input cannot exhaust the stack.
  */
 #include "frontend/json.h"
+#include "ir/file.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -903,64 +904,6 @@ static char *json_sibling_path(Arena *a, const char *json_path, const char *file
   return arena_printf(a, "%.*s/%s", (int)(slash - json_path), json_path, file);
 }
 
-/* Reads the whole file into the arena (NUL-terminated); on failure returns NULL with errno set.
- * A regular file is read straight into one allocation of its size (weights can be large). */
-static unsigned char *json_read_all(Arena *a, const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  struct stat st;
-  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-    fclose(f);
-    errno = EISDIR;
-    return NULL;
-  }
-  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
-    size_t n = (size_t)st.st_size;
-    unsigned char *out = arena_alloc(a, n + 1);
-    size_t got = fread(out, 1, n, f);
-    bool more = got == n && fgetc(f) != EOF;
-    fclose(f);
-    if (got != n || more) {
-      errno = EIO; /* changed while being read */
-      return NULL;
-    }
-    *len = n;
-    return out;
-  }
-  size_t cap = 1 << 16, n = 0;
-  unsigned char *buf = malloc(cap);
-  while (buf) {
-    if (n == cap) {
-      unsigned char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-      if (!nb) {
-        free(buf);
-        buf = NULL;
-        errno = ENOMEM;
-        break;
-      }
-      buf = nb;
-      cap *= 2;
-    }
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (got == 0) {
-      if (ferror(f)) {
-        free(buf);
-        buf = NULL;
-        errno = EIO;
-      }
-      break;
-    }
-  }
-  fclose(f);
-  if (!buf) return NULL;
-  unsigned char *out = arena_alloc(a, n + 1);
-  memcpy(out, buf, n);
-  free(buf);
-  *len = n;
-  return out;
-}
-
 static bool json_weights(JsonCtx *c, const cJSON *root) {
   const cJSON *w = cJSON_GetObjectItemCaseSensitive(root, "weights");
   if (!w) return true;
@@ -971,14 +914,19 @@ static bool json_weights(JsonCtx *c, const cJSON *root) {
   if (!file || !nbi || !json_int(c, nbi, &nb)) return false;
   if (!*file) return json_err(c, cJSON_GetObjectItemCaseSensitive(w, "file"), "empty file name");
   c->wpath = json_sibling_path(c->a, c->path, file);
-  c->wdata = json_read_all(c->a, c->wpath, &c->wlen);
-  if (!c->wdata)
+  /* the declared size is checked before a byte is read: a huge or endless file costs nothing */
+  FileRead r;
+  if (nb < 0) return json_err(c, nbi, "weights file '%s': negative size %lld", c->wpath, (long long)nb);
+  if (!file_read(c->a, c->wpath, (uint64_t)nb, &r)) {
+    if (r.wrong_size)
+      return json_err(c, nbi, "weights file '%s' has %llu bytes, but the JSON says %lld%s", c->wpath,
+                      (unsigned long long)r.size, (long long)nb,
+                      (uint64_t)nb > r.size ? " (truncated file?)" : "");
     return json_err(c, cJSON_GetObjectItemCaseSensitive(w, "file"), "cannot read weights file '%s': %s",
-                    c->wpath, strerror(errno));
-  if (nb < 0 || (uint64_t)nb != (uint64_t)c->wlen)
-    return json_err(c, nbi, "weights file '%s' has %zu bytes, but the JSON says %lld%s", c->wpath,
-                    c->wlen, (long long)nb,
-                    (uint64_t)nb > (uint64_t)c->wlen ? " (truncated file?)" : "");
+                    c->wpath, r.why);
+  }
+  c->wdata = r.data;
+  c->wlen = r.len;
   return true;
 }
 
@@ -1121,12 +1069,11 @@ Graph *json_parse_file(const char *path, Diag *d, const char ***deps_out, int *n
   if (deps_out) *deps_out = NULL;
   if (ndeps_out) *ndeps_out = 0;
   Graph *g = ir_graph_new(path);
-  size_t len = 0;
-  unsigned char *text = json_read_all(g->arena, path, &len);
-  if (!text) {
-    diag_error(d, (SrcLoc){path, 0, 0}, "cannot read '%s': %s", path, strerror(errno));
+  FileRead r;
+  if (!file_read(g->arena, path, FILE_ANY_SIZE, &r)) {
+    diag_error(d, (SrcLoc){path, 0, 0}, "cannot read '%s': %s", path, r.why);
     ir_graph_free(g);
     return NULL;
   }
-  return json_parse_owned(g, (const char *)text, len, d, deps_out, ndeps_out);
+  return json_parse_owned(g, (const char *)r.data, r.len, d, deps_out, ndeps_out);
 }

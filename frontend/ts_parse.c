@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "frontend/ts.h"
+#include "ir/file.h"
 
 #define TS_MAX_DEPTH 64
 
@@ -1431,38 +1432,12 @@ Graph *ts_parse_string(const char *path, const char *text, size_t len, Diag *d) 
 }
 
 Graph *ts_parse_file(const char *path, Diag *d) {
-  FILE *f = fopen(path, "rb");
-  SrcLoc loc = {path, 0, 0};
-  if (!f) {
-    diag_error(d, loc, "cannot open: %s", strerror(errno));
+  FileRead r;
+  if (!file_read(NULL, path, FILE_ANY_SIZE, &r)) {
+    diag_error(d, (SrcLoc){path, 0, 0}, "cannot read '%s': %s", path, r.why);
     return NULL;
   }
-  size_t cap = 1 << 16, len = 0;
-  char *buf = malloc(cap);
-  for (;;) {
-    if (!buf) {
-      fclose(f);
-      diag_error(d, loc, "out of memory reading the file");
-      return NULL;
-    }
-    size_t got = fread(buf + len, 1, cap - len, f);
-    len += got;
-    if (got == 0) break;
-    if (len == cap) {
-      char *nb = realloc(buf, cap * 2);
-      if (!nb) free(buf);
-      buf = nb;
-      cap *= 2;
-    }
-  }
-  bool err = ferror(f);
-  fclose(f);
-  if (err) {
-    free(buf);
-    diag_error(d, loc, "read error");
-    return NULL;
-  }
-  Graph *g = ts_parse_string(path, buf, len, d);
-  free(buf);
+  Graph *g = ts_parse_string(path, (const char *)r.data, r.len, d);
+  free(r.data);
   return g;
 }

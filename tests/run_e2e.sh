@@ -8,6 +8,7 @@ MC_E2E_CFLAGS="-O3 -march=native" "$PYTHON" tests/e2e/run_e2e.py json_ thread
 MC="${MC:-build/mc}" "$PYTHON" tests/json/test_export.py
 sh tests/e2e/raise.sh
 sh tests/errors/run.sh
+sh tests/hostile/run.sh
 sh tests/run/test_run.sh
 sh tests/dumpir/run.sh
 sh tests/dce/emit.sh

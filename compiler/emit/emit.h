@@ -18,6 +18,11 @@ typedef struct EmitOptions {
   const char *blob_name;
   size_t blob_threshold;
   size_t max_arena_bytes;  /* limit on the arena and on any one tensor; 0 = PLAN_DEFAULT_MAX_BYTES */
+  /* 16 hex digits naming this compile, or NULL: the header defines NAME_MC_BUILD_ID, the source
+   * #errors when the header it includes has another, and the weights file ends in a 64-byte
+   * trailer "mc-weights ID\n" that the assembler's .incbin length and NAME_create check, so a
+   * mixed set of outputs (an interrupted compile) fails to build or to create. */
+  const char *build_id;
 } EmitOptions;
 
 /* Writes the C source to `c` and the header to `h`. Returns the number of errors reported. */

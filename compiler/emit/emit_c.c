@@ -8,6 +8,7 @@
  * one descriptor per storage, never a stale copy — so zero-copy bindings and in-place updates of
  * inputs land in the caller's buffer. Output is deterministic: no pointers, paths or times. */
 #include "emit.h"
+#include "emit_text.h"
 
 #include "ops/ops.h"
 #include "ops/k_conv.h"   /* kconv_conv_prepack: weights packed here as the kernels read them */
@@ -49,16 +50,7 @@ static const char *mck_dtype_macro(DType t) {
   return t >= 0 && t < DT_COUNT ? nm[t] : "MCK_F32";
 }
 
-static void put_cstring(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
-    else if (ch < 0x20 || ch >= 0x7f) fprintf(f, "\\%03o", ch);
-    else fputc(ch, f);
-  }
-  fputc('"', f);
-}
+static void put_cstring(FILE *f, const char *s) { emit_text_string(f, s); }
 
 static void put_double(FILE *f, double x) {
   if (isnan(x)) fputs("NAN", f);
@@ -115,7 +107,8 @@ static size_t emit_blob_data(Emitter *e, const char *what, const void *data, siz
   } else {
     fwrite(data, 1, nbytes, e->o->blob);
   }
-  fprintf(e->c, "/* %s: %zu bytes at offset %zu of %s */\n", what, nbytes, e->blob_bytes, e->o->blob_name);
+  fprintf(e->c, "/* %s: %zu bytes at offset %zu of %s */\n", emit_text_cm(what), nbytes, e->blob_bytes,
+          emit_text_cm(e->o->blob_name));
   e->blob_bytes += nbytes;
   return e->blob_bytes - nbytes + 1;
 }
@@ -172,7 +165,7 @@ static void emit_data_array(Emitter *e, const char *sym, const char *what, const
   FILE *f = e->c;
   size_t es = ir_dtype_size(t->dtype);
   size_t n = es ? t->nbytes / es : 0;
-  fprintf(f, "/* %s */\nstatic _Alignas(64) const %s %s[%zu] = {", what, ctype_of(t->dtype), sym, n ? n : 1);
+  fprintf(f, "/* %s */\nstatic _Alignas(64) const %s %s[%zu] = {", emit_text_cm(what), ctype_of(t->dtype), sym, n ? n : 1);
   if (n == 0) fputs("0", f);
   for (size_t i = 0; i < n; i++) {
     if (i % 8 == 0) fputs("\n  ", f);
@@ -342,7 +335,7 @@ static void declare_tensor(Emitter *e, const Value *v, const char *data) {
   put_dims(e->c, t->ndim, t->shape);
   fputs(", ", e->c);
   put_dims(e->c, t->ndim, st);
-  fprintf(e->c, "}; /* %%%s */\n", v->name);
+  fprintf(e->c, "}; /* %%%s */\n", emit_text_cm(v->name));
 }
 
 /* The C expression of input value v as an mck_arg initializer. */
@@ -448,7 +441,7 @@ static void emit_call(Emitter *e, const Node *n, const OpDef *op, const Value *c
         snprintf(data, sizeof data, "arena + %zu", s->offset);
         declare_tensor(e, v, data);
       } else {
-        fprintf(f, "  mck_tensor t_%d; /* %%%s: view */\n", v->id, v->name);
+        fprintf(f, "  mck_tensor t_%d; /* %%%s: view */\n", v->id, emit_text_cm(v->name));
         fprintf(f, "  memset(&t_%d, 0, sizeof t_%d);\n", v->id, v->id);
       }
     } else if (v->type->kind == TY_LIST) {
@@ -456,7 +449,7 @@ static void emit_call(Emitter *e, const Node *n, const OpDef *op, const Value *c
     } else {
       const char *k = v->type->kind == TY_FLOAT ? "MCK_FLOAT" : v->type->kind == TY_BOOL ? "MCK_BOOL_ARG"
                       : v->type->kind == TY_INT ? "MCK_INT" : "MCK_UNKNOWN";
-      fprintf(f, "  mck_arg s_%d = {%s, 0, {.i = 0}}; /* %%%s */\n", v->id, k, v->name);
+      fprintf(f, "  mck_arg s_%d = {%s, 0, {.i = 0}}; /* %%%s */\n", v->id, k, emit_text_cm(v->name));
     }
   }
   fputs("  {\n", f);
@@ -531,7 +524,7 @@ static void emit_block(Emitter *e, const Block *b);
 static void declare_scalar(Emitter *e, const Value *v) {
   const char *k = v->type->kind == TY_FLOAT ? "MCK_FLOAT" : v->type->kind == TY_BOOL ? "MCK_BOOL_ARG"
                   : v->type->kind == TY_INT ? "MCK_INT" : "MCK_UNKNOWN";
-  fprintf(e->c, "  mck_arg s_%d = {%s, 0, {.i = 0}}; /* %%%s */\n", v->id, k, v->name);
+  fprintf(e->c, "  mck_arg s_%d = {%s, 0, {.i = 0}}; /* %%%s */\n", v->id, k, emit_text_cm(v->name));
 }
 
 static bool declare_state(Emitter *e, const Value *v, const Node *at) {
@@ -631,17 +624,17 @@ static void emit_loop(Emitter *e, const Node *n) {
   fputs("    }\n  }\n", f);
   for (int k = 0; k < nc; k++) {
     const Value *o = n->outputs[k], *p = body->params[k + 1];
-    if (o->type->kind == TY_TENSOR) fprintf(f, "  mck_tensor t_%d = t_%d; /* %%%s */\n", o->id, p->id, o->name);
-    else fprintf(f, "  mck_arg s_%d = s_%d; /* %%%s */\n", o->id, p->id, o->name);
+    if (o->type->kind == TY_TENSOR) fprintf(f, "  mck_tensor t_%d = t_%d; /* %%%s */\n", o->id, p->id, emit_text_cm(o->name));
+    else fprintf(f, "  mck_arg s_%d = s_%d; /* %%%s */\n", o->id, p->id, emit_text_cm(o->name));
     fprintf(f, "  (void)%c_%d;\n", o->type->kind == TY_TENSOR ? 't' : 's', o->id); /* an output may go unread */
   }
 }
 
 static void emit_node(Emitter *e, const Node *n) {
   FILE *f = e->c;
-  fprintf(f, "  /* %s", n->kind);
-  for (int i = 0; i < n->noutputs; i++) fprintf(f, "%s%%%s", i ? ", " : " -> ", n->outputs[i]->name);
-  if (n->py_loc) fprintf(f, "  (%s)", n->py_loc);
+  fprintf(f, "  /* %s", emit_text_cm(n->kind));
+  for (int i = 0; i < n->noutputs; i++) fprintf(f, "%s%%%s", i ? ", " : " -> ", emit_text_cm(n->outputs[i]->name));
+  if (n->py_loc) fprintf(f, "  (%s)", emit_text_cm(n->py_loc));
   fputs(" */\n", f);
   const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
   if (ir_node_is(n, "prim::Constant")) return; /* declared up front */
@@ -698,13 +691,6 @@ static void emit_block(Emitter *e, const Block *b) {
   for (const Node *n = b->first; n && !e->errs; n = n->next) emit_node(e, n);
 }
 
-static void sanitize(char *dst, size_t cap, const char *src) {
-  size_t j = 0;
-  if (!isalpha((unsigned char)src[0]) && src[0] != '_' && j + 1 < cap) dst[j++] = '_';
-  for (size_t i = 0; src[i] && j + 1 < cap; i++) dst[j++] = isalnum((unsigned char)src[i]) ? src[i] : '_';
-  dst[j] = 0;
-}
-
 static bool input_is_mutated(Emitter *e, int input) {
   for (int k = 0; k < e->plan.nnodes; k++) {
     const Node *n = e->plan.order[k];
@@ -727,6 +713,33 @@ static void put_io_desc(FILE *f, const char *name, DType dt, int ndim, const int
   fprintf(f, ", %d},\n", mutated);
 }
 
+/* The weights file's trailer (EmitOptions.build_id): written after the data; returns its size. */
+static size_t emit_blob_trailer(Emitter *e) {
+  if (!e->o->build_id) return 0;
+  char t[64] = {0};
+  snprintf(t, sizeof t, "mc-weights %s\n", e->o->build_id);
+  fwrite(t, 1, sizeof t, e->o->blob);
+  return sizeof t;
+}
+
+/* NAME_weights_check_(): whether the weights linked in end in this compile's trailer. */
+static void emit_blob_check(Emitter *e, size_t trailer) {
+  const char *name = e->o->name;
+  FILE *c = e->c;
+  if (!trailer) {
+    fprintf(c, "static int %s_weights_check_(void) { return 0; }\n", name);
+    return;
+  }
+  fprintf(c, "static int %s_weights_check_(void) {\n  static const char id_[%zu] = \"mc-weights %s\\n\";\n", name, trailer,
+          e->o->build_id);
+  fprintf(c, "  if (memcmp(%s_weights_ + %zu, id_, sizeof id_) == 0) return 0;\n  fputs(", name, e->blob_bytes);
+  char msg[512];
+  snprintf(msg, sizeof msg, "%s_create: %s is not the weights file mc wrote with this model's C file: run mc compile again\n",
+           name, e->o->blob_name);
+  emit_text_string(c, msg);
+  fputs(", stderr);\n  return -1;\n}\n", c);
+}
+
 int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   Emitter e = {0};
   e.g = g;
@@ -742,14 +755,16 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   e.blob_off = calloc((size_t)g->next_value_id + 1, sizeof *e.blob_off);
   /* ---- header ---- */
   char guard[256];
-  sanitize(guard, sizeof guard, name);
+  emit_text_ident(guard, sizeof guard, name);
   for (char *p = guard; *p; p++) *p = (char)toupper((unsigned char)*p);
-  fprintf(h, "/* Generated by mc from %s. Do not edit. */\n#ifndef %s_H_\n#define %s_H_\n\n", o->source_name, guard, guard);
+  fprintf(h, "/* Generated by mc from %s. Do not edit. */\n#ifndef %s_H_\n#define %s_H_\n\n", emit_text_cm(o->source_name),
+          guard, guard);
+  if (o->build_id) fprintf(h, "#define %s_MC_BUILD_ID 0x%sull /* the mc compile that wrote this file */\n\n", guard, o->build_id);
   fprintf(h, "#include \"mc_runtime.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   fprintf(h, "/* Inputs:\n");
   for (int i = 0; i < top->nparams; i++) {
-    fprintf(h, " *   %d %%%s : ", i, top->params[i]->name);
-    ir_type_print(h, top->params[i]->type);
+    fprintf(h, " *   %d %%%s : ", i, emit_text_cm(top->params[i]->name));
+    emit_text_comment_type(h, top->params[i]->type);
     fputs("\n", h);
   }
   fprintf(h, " * Outputs: %d\n */\n", top->nrets);
@@ -757,9 +772,22 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   fprintf(h, "extern const mc_model_def %s_def;\n\n#ifdef __cplusplus\n}\n#endif\n#endif\n", name);
 
   /* ---- source ---- */
-  fprintf(c, "/* Generated by mc from %s. Do not edit. */\n", o->source_name);
+  fprintf(c, "/* Generated by mc from %s. Do not edit. */\n", emit_text_cm(o->source_name));
   fprintf(c, "#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n");
-  fprintf(c, "#include \"%s\"\n\n", o->header_name);
+  const char *bad_include = emit_text_include_ok(o->header_name);
+  if (bad_include) {
+    diag_error(d, (SrcLoc){o->header_name, 0, 0}, "this header name cannot be written in #include \"...\": %s", bad_include);
+    e.errs++;
+  } else {
+    fprintf(c, "#include \"%s\"\n\n", o->header_name);
+  }
+  if (o->build_id && !bad_include) {
+    fprintf(c, "#if !defined(%s_MC_BUILD_ID) || %s_MC_BUILD_ID != 0x%sull\n#error ", guard, guard, o->build_id);
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s is not the header mc wrote with this file: run mc compile again", o->header_name);
+    emit_text_string(c, msg);
+    fputs("\n#endif\n\n", c);
+  }
   fputs("#if defined(__GNUC__)\n#define MCK_UNUSED __attribute__((unused))\n#else\n#define MCK_UNUSED\n#endif\n\n", c);
   for (int i = 0; i < mc_kernel_nsources; i++) {
     fprintf(c, "/* ---- %s ---- */\n", mc_kernel_sources[i].name);
@@ -791,9 +819,13 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     }
   }
   if (e.blob_bytes > 0) {
+    size_t trailer = emit_blob_trailer(&e);
     fprintf(c, "__asm__(\".section .rodata\\n.balign 64\\n.globl %s_weights_\\n.hidden %s_weights_\\n%s_weights_:\\n"
-               ".incbin \\\"%s\\\"\\n.previous\");\n", name, name, name, o->blob_name);
-    fprintf(c, "extern const unsigned char %s_weights_[%zu];\n", name, e.blob_bytes);
+               ".incbin \\\"", name, name, name);
+    emit_text_asm_string(c, o->blob_name);
+    fprintf(c, "\\\", 0, %zu\\n.previous\");\n", e.blob_bytes + trailer);
+    fprintf(c, "extern const unsigned char %s_weights_[%zu];\n", name, e.blob_bytes + trailer);
+    emit_blob_check(&e, trailer);
     emit_blob_byte_order(&e);
   }
   /* scalar outputs need arena slots: reserve them after the plan */
@@ -883,7 +915,8 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   put_cstring(c, name);
   fprintf(c, ", %d, %d, %s_inputs_, %s_outputs_, %zu, %s_run\n};\n\n", top->nparams, top->nrets, name, name, arena, name);
   if (e.blob_bytes > 0)
-    fprintf(c, "mc_model *%s_create(void) {\n  %s_weights_prepare_();\n  return mc_model_new(&%s_def);\n}\n", name, name, name);
+    fprintf(c, "mc_model *%s_create(void) {\n  if (%s_weights_check_()) return NULL;\n  %s_weights_prepare_();\n"
+               "  return mc_model_new(&%s_def);\n}\n", name, name, name, name);
   else
     fprintf(c, "mc_model *%s_create(void) { return mc_model_new(&%s_def); }\n", name, name);
   free(scalar_slot);

@@ -346,6 +346,22 @@ case("json_output_structure_bad.json", jdump(dict(jg([X], [RELU], ["y"]), output
 case("json_output_structure_count.json",
      jdump(dict(jg([X], [RELU], ["y"]), output_structure={"kind": "tuple", "elems": [{"kind": "tensor"}, {"kind": "tensor"}]})))
 
+# ---- hostile weights files: only regular files are read, their size checked before a byte is
+# (tests/hostile/run.sh has what cannot be committed: FIFOs, a 3 GiB sparse file)
+def weights_at(path, nbytes):
+    return jdump(jg([], [const("w", tensor([1], None, offset=0, nbytes=4))], ["w"], weights={"file": path, "nbytes": nbytes}))
+
+
+case("json_weights_dev_zero.json", weights_at("/dev/zero", 4))
+case("json_weights_dev_urandom.json", weights_at("/dev/urandom", 4))
+case("json_weights_dev_null.json", weights_at("/dev/null", 4))
+case("json_weights_directory.json", weights_at(".", 4))
+case("json_weights_root_dir.json", weights_at("/", 4096))
+case("json_weights_proc_file.json", weights_at("/proc/self/status", 4))
+case("json_weights_self.json", weights_at("json_weights_self.json", 4))
+case("json_weights_negative_size.json", weights_at("weights_16.bin", -1))
+case("json_weights_huge_declared.json", weights_at("weights_16.bin", 1 << 62))
+
 # The weights file the weights cases point at: 16 bytes.
 with open(os.path.join(DIR, "weights_16.bin"), "wb") as f:
     f.write(bytes(range(16)))

@@ -241,6 +241,7 @@ typedef struct Infer {
   PassCtx *c;
   Arena *scratch;
   int errs;
+  int first_new_node; /* nodes with a smaller id were in the graph before infer ran */
 } Infer;
 
 static void set_type_from_arg(Infer *in, Value *v, const mck_arg *a, const Node *n) {
@@ -315,7 +316,100 @@ static bool fold_node(Infer *in, Node *n, const OpDef *op, NodeArgs *na) {
   return true;
 }
 
+/* ---- Python numbers in traced graphs ------------------------------------------------------
+ * PyTorch wraps a Python number passed for a tensor operand (`2.5 * x`, `x + 1`) into a 0-dim
+ * tensor marked as a "wrapped number": float64 for a float, int64 for an int, bool for a bool.
+ * torch.jit.trace records it as such a tensor constant (`Double() = prim::Constant[value={2.5}]`),
+ * and in type promotion it counts as a Python scalar, not as a 0-dim tensor: it never widens a
+ * tensor within its category, and a float gives the default dtype (float32) to integer tensors.
+ * So a 0-dim float64/int64/bool tensor constant of the input graph, passed where the schema also
+ * takes a Scalar, becomes the number itself, which the kernels promote as PyTorch does. A 0-dim
+ * tensor the program made itself (`torch.tensor(2.5, dtype=torch.float64)`) looks the same; where
+ * the dump records the node's result types, the reading that gives PyTorch's recorded dtypes
+ * wins. Scripted graphs pass numbers as numbers and have no such constants. */
+static bool param_takes_scalar(const OpDef *op, const Node *n, int i) {
+  int k = ops_match(op, n);
+  OpSig sig;
+  if (k < 0 || !ops_overload(op, k, &sig) || sig.variadic || i >= sig.nparams || i >= OPS_MAX_PARAMS) return false;
+  const char *t = sig.params[i].type;
+  for (const char *p = strstr(t, "Scalar"); p; p = strstr(p + 1, "Scalar"))
+    if ((p == t || p[-1] == '|') && (p[6] == '\0' || p[6] == '|' || p[6] == '?')) return true;
+  return false;
+}
+
+static bool wrapped_number(const Infer *in, const Value *v) {
+  const Node *d = v->def;
+  const Attr *c = ir_constant_attr(v);
+  if (!d || !ir_node_is(d, "prim::Constant") || d->id >= in->first_new_node || !c || c->kind != ATTR_TENSOR ||
+      !c->t || !c->t->data || c->t->ndim != 0)
+    return false;
+  if (c->t->dtype != DT_F64 && c->t->dtype != DT_I64 && c->t->dtype != DT_BOOL) return false;
+  return !storage_written(in->g, v);
+}
+
+static Node *number_constant(Graph *g, const IrTensor *t, SrcLoc loc) {
+  if (t->dtype == DT_F64) {
+    double f;
+    memcpy(&f, t->data, sizeof f);
+    return ir_make_constant_float(g, f, loc);
+  }
+  if (t->dtype == DT_BOOL) return ir_make_constant_bool(g, *(const uint8_t *)t->data != 0, loc);
+  int64_t i;
+  memcpy(&i, t->data, sizeof i);
+  return ir_make_constant_int(g, i, loc);
+}
+
+/* The dtypes of n's tensor results as its kernel computes them now; false if it fails. */
+static bool meta_dtypes(Infer *in, Node *n, const OpDef *op, int *dts) {
+  NodeArgs na;
+  node_args(in->scratch, n, &na);
+  for (int i = 0; i < na.nin; i++)
+    if (na.in[i].kind == MCK_TENSOR && !ir_type_is_complete_tensor(n->inputs[i]->type)) return false;
+  mck_ctx ctx = {0};
+  ctx.meta = 1;
+  if (op->kernel(&ctx, na.out, na.nout, na.in, na.nin) != 0) return false;
+  for (int k = 0; k < na.nout; k++) dts[k] = na.out[k].kind == MCK_TENSOR ? na.out[k].u.t->dtype : -1;
+  return true;
+}
+
+static bool recorded_dtypes_match(const Node *n, const int *dts) {
+  for (int k = 0; k < n->noutputs; k++) {
+    const Type *t = n->outputs[k]->type;
+    if (ir_type_is_complete_tensor(t) && dts[k] != (int)t->dtype) return false;
+  }
+  return true;
+}
+
+static void unwrap_numbers(Infer *in, Node *n, const OpDef *op) {
+  enum { MAXW = 4 };
+  int idx[MAXW], nw = 0;
+  for (int i = 0; i < n->ninputs && nw < MAXW; i++)
+    if (wrapped_number(in, n->inputs[i]) && param_takes_scalar(op, n, i)) idx[nw++] = i;
+  if (!nw) return;
+  bool recorded = false;
+  for (int k = 0; k < n->noutputs; k++) recorded |= ir_type_is_complete_tensor(n->outputs[k]->type);
+  int *as_tensor = arena_alloc(in->scratch, sizeof(int) * (size_t)(n->noutputs + 1));
+  int *as_number = arena_alloc(in->scratch, sizeof(int) * (size_t)(n->noutputs + 1));
+  bool tensor_ok = recorded && meta_dtypes(in, n, op, as_tensor) && recorded_dtypes_match(n, as_tensor);
+  Value *orig[MAXW];
+  Node *made[MAXW];
+  for (int w = 0; w < nw; w++) {
+    orig[w] = n->inputs[idx[w]];
+    made[w] = number_constant(in->g, ir_constant_attr(orig[w])->t, orig[w]->def->loc);
+    made[w]->py_loc = orig[w]->def->py_loc;
+    ir_insert_before(n, made[w]);
+    ir_node_set_input(n, idx[w], made[w]->outputs[0]);
+  }
+  if (!tensor_ok || (meta_dtypes(in, n, op, as_number) && recorded_dtypes_match(n, as_number))) return;
+  /* only the 0-dim tensor reading gives what PyTorch recorded: a tensor the program made */
+  for (int w = 0; w < nw; w++) {
+    ir_node_set_input(n, idx[w], orig[w]);
+    ir_remove(made[w]);
+  }
+}
+
 static void infer_kernel_node(Infer *in, Node *n, const OpDef *op) {
+  unwrap_numbers(in, n, op);
   NodeArgs na;
   node_args(in->scratch, n, &na);
   for (int i = 0; i < na.nin; i++) {
@@ -697,7 +791,7 @@ static void infer_block(Infer *in, Block *b) {
 }
 
 int infer_run(Graph *g, PassCtx *c) {
-  Infer in = {g, c, arena_new(), 0};
+  Infer in = {g, c, arena_new(), 0, g->next_node_id};
   Block *top = g->top;
   for (int i = 0; i < top->nparams; i++) {
     Value *p = top->params[i];

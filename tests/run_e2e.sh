@@ -7,6 +7,7 @@ set -e
 MC_E2E_CFLAGS="-O3 -march=native" "$PYTHON" tests/e2e/run_e2e.py json_ thread
 MC="${MC:-build/mc}" "$PYTHON" tests/json/test_export.py
 sh tests/e2e/raise.sh
+MC="${MC:-build/mc}" BUILD="${BUILD:-build}" sh tests/types/run.sh
 sh tests/errors/run.sh
 sh tests/hostile/run.sh
 sh tests/run/test_run.sh

@@ -915,7 +915,9 @@ static inline int mck_ew_clamp(mck_ctx *c, mck_arg *out, int nout, const mck_arg
   if (lo) mck_ew_promo_add(&p, lo);
   if (hi) mck_ew_promo_add(&p, hi);
   int cdt = mck_promo_result(&p);
-  if (cdt == MCK_BOOL) return mck_fail(c, "aten::%s: not implemented for bool", name);
+  /* bool: PyTorch clamps only with one bound that is a tensor (clamp_min/max.Tensor) */
+  if (cdt == MCK_BOOL && !(!lo != !hi && (lo ? lo : hi)->kind == MCK_TENSOR))
+    return mck_fail(c, "aten::%s: not implemented for bool", name);
   const mck_tensor *ts[3] = {X, L ? L : X, H ? H : X};
   int nd = 0;
   int64_t shape[MCK_MAX_DIMS];

@@ -191,6 +191,7 @@ static void parse_sig(const char *text, OpSig *sig) {
     while (*p == ' ' || *p == ',') p++;
     if (*p == '[') {
       opt_depth++;
+      sig->groups = true;
       p++;
       continue;
     }
@@ -229,6 +230,9 @@ static void parse_sig(const char *text, OpSig *sig) {
       memcpy(pp->type, p, tl);
       pp->type[tl] = '\0';
       pp->optional = optional;
+      pp->takes_none = ((*p == 'T' || *p == 't') && (p[1] == ' ' || p[1] == '[')) || !strncmp(p, "Any", 3);
+      for (const char *q = p; q < e && !pp->takes_none; q++)
+        pp->takes_none = *q == '?' || (e - q >= 4 && !strncmp(q, "None", 4));
     }
     sig->nparams++;
     if (!optional) sig->min_inputs = sig->nparams;
@@ -372,31 +376,15 @@ bool ops_node_result_is_tensor(const Node *n, int r) {
   return ops_result_is_tensor(&one, r);
 }
 
-/* Whether the schema lets input i be None: an optional (`int?`, `Tensor?`), a `=None` default,
- * a generic or any parameter, or a schema this reader cannot take apart (overloads, `...`). */
-static bool schema_param_takes_none(const char *schema, int i) {
-  const char *p = schema;
-  if (!p || *p != '(' || strstr(p, "...") || strstr(p, " | ")) return true;
-  p++;
-  for (int k = 0; k < i; k++) {
-    int depth = 0;
-    for (; *p && !(depth == 0 && (*p == ',' || *p == ')')); p++) {
-      if (*p == '(' || *p == '[') depth++;
-      else if (*p == ')' || *p == ']') depth--;
-    }
-    if (*p != ',') return true;
-    p++;
-  }
-  while (*p == ' ' || *p == '*' || *p == ',') p++;
-  const char *e = p;
-  for (int depth = 0; *e && !(depth == 0 && (*e == ',' || *e == ')')); e++) {
-    if (*e == '(' || *e == '[') depth++;
-    else if (*e == ')' || *e == ']') depth--;
-  }
-  if (e == p || (*p == 'T' && (p[1] == ' ' || p[1] == '[')) || strncmp(p, "Any", 3) == 0) return true;
-  for (const char *q = p; q < e; q++)
-    if (*q == '?' || strncmp(q, "None", 4) == 0) return true;
-  return false;
+/* Whether the overload node n calls lets input i be None: an optional (`int?`, `Tensor?`), a
+ * `=None` default, a generic or any parameter, or a list this reader cannot take apart
+ * (variadic, or optional "[...]" groups, after which positions are not fixed). */
+static bool param_takes_none(const OpDef *op, const Node *n, int i) {
+  int k = ops_match(op, n);
+  OpSig sig;
+  if (k < 0 || !ops_overload(op, k, &sig) || sig.variadic || sig.groups || i >= sig.nparams || i >= OPS_MAX_PARAMS)
+    return true;
+  return sig.params[i].takes_none;
 }
 
 static int resolve_block(Block *b, Diag *d) {
@@ -428,7 +416,7 @@ static int resolve_block(Block *b, Diag *d) {
     } else if (op->kernel) {
       for (int i = 0; i < n->ninputs; i++) {
         const Type *t = n->inputs[i] ? n->inputs[i]->type : NULL;
-        if (!t || t->kind != TY_NONE || schema_param_takes_none(op->schema, i)) continue;
+        if (!t || t->kind != TY_NONE || param_takes_none(op, n, i)) continue;
         diag_error(d, n->loc, "'%s': input %d (%%%s) is None, but the schema %s does not take "
                    "None there", n->kind, i, n->inputs[i]->name, op->schema);
         errs++;

@@ -89,12 +89,14 @@ enum { OPS_MAX_PARAMS = 24 };
 typedef struct OpParam {
   char type[48];  /* "Tensor", "int[]?", "Tensor|Scalar" */
   bool optional;  /* has a default, is "name?" or sits in an optional "[...]" group */
+  bool takes_none; /* an optional type ("int?"), a None default, or a generic (T, Any) */
 } OpParam;
 typedef struct OpSig {
   char text[512];   /* the overload, with its result: "(Tensor self, int dim) -> (Tensor, Tensor)" */
   int nparams;      /* positional parameters (keyword-only ones included: graphs pass them too) */
   int min_inputs;   /* through the last parameter that is not optional */
   bool variadic;    /* takes any number of inputs ("...", or a list mc does not parse) */
+  bool groups;      /* has optional "[...]" groups: the positions after one are not fixed */
   int noutputs;     /* -1: variadic or not stated */
   OpParam params[OPS_MAX_PARAMS];
 } OpSig;

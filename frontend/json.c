@@ -1070,7 +1070,7 @@ Graph *json_parse_file(const char *path, Diag *d, const char ***deps_out, int *n
   if (ndeps_out) *ndeps_out = 0;
   Graph *g = ir_graph_new(path);
   FileRead r;
-  if (!file_read(g->arena, path, FILE_ANY_SIZE, &r)) {
+  if (!file_read_text(g->arena, path, &r)) {
     diag_error(d, (SrcLoc){path, 0, 0}, "cannot read '%s': %s", path, r.why);
     ir_graph_free(g);
     return NULL;

@@ -1433,7 +1433,7 @@ Graph *ts_parse_string(const char *path, const char *text, size_t len, Diag *d) 
 
 Graph *ts_parse_file(const char *path, Diag *d) {
   FileRead r;
-  if (!file_read(NULL, path, FILE_ANY_SIZE, &r)) {
+  if (!file_read_text(NULL, path, &r)) {
     diag_error(d, (SrcLoc){path, 0, 0}, "cannot read '%s': %s", path, r.why);
     return NULL;
   }

@@ -58,7 +58,17 @@ static int file_open(const char *path, struct stat *st, FileRead *r) {
   return fd;
 }
 
+static bool file_read_max(Arena *a, const char *path, uint64_t expect, uint64_t max, FileRead *r);
+
 bool file_read(Arena *a, const char *path, uint64_t expect, FileRead *r) {
+  return file_read_max(a, path, expect, UINT64_MAX, r);
+}
+
+bool file_read_text(Arena *a, const char *path, FileRead *r) {
+  return file_read_max(a, path, FILE_ANY_SIZE, FILE_MAX_MODEL_TEXT, r);
+}
+
+static bool file_read_max(Arena *a, const char *path, uint64_t expect, uint64_t max, FileRead *r) {
   memset(r, 0, sizeof *r);
   struct stat st;
   int fd = file_open(path, &st, r);
@@ -72,6 +82,13 @@ bool file_read(Arena *a, const char *path, uint64_t expect, FileRead *r) {
     r->wrong_size = true;
     close(fd);
     errno = EINVAL;
+    return false;
+  }
+  if (size > max) {
+    snprintf(r->why, sizeof r->why, "the file has %llu bytes, more than a model file may have (%llu MiB)",
+             (unsigned long long)size, (unsigned long long)(max >> 20));
+    close(fd);
+    errno = EFBIG;
     return false;
   }
   if (size > limit || size >= SIZE_MAX) {

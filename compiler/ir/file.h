@@ -5,7 +5,8 @@
  * the caller expects, and never blocks: the file is opened with O_NONBLOCK, so a FIFO, a
  * terminal or a device is refused instead of read forever. The limit is on all the files a
  * command reads together (file_limit_set, `--max-input-bytes`); until it is set, each file on
- * its own may have up to FILE_DEFAULT_MAX_INPUT bytes.
+ * its own may have up to FILE_DEFAULT_MAX_INPUT bytes. A model's text (file_read_text) may have
+ * at most FILE_MAX_MODEL_TEXT bytes besides: it is parsed into trees several times its size.
  *
  * file_same(a, b) tells whether two paths name one file (st_dev/st_ino, through symlinks and
  * hard links): the driver never writes an output over an input.
@@ -22,7 +23,8 @@
 
 #include "ir/ir.h"
 
-#define FILE_DEFAULT_MAX_INPUT ((uint64_t)8 << 30)
+#define FILE_DEFAULT_MAX_INPUT ((uint64_t)2 << 30)
+#define FILE_MAX_MODEL_TEXT ((uint64_t)256 << 20) /* a JSON or TorchScript text file (weights apart) */
 #define FILE_ANY_SIZE UINT64_MAX
 
 typedef struct FileRead {
@@ -36,6 +38,9 @@ typedef struct FileRead {
 /* Reads the regular file at path whole. expect: the size it must have, or FILE_ANY_SIZE.
  * Returns false with r->why set (and errno) on any failure; nothing is allocated then. */
 bool file_read(Arena *a, const char *path, uint64_t expect, FileRead *r);
+
+/* file_read of a model's text: at most FILE_MAX_MODEL_TEXT bytes, any size below. */
+bool file_read_text(Arena *a, const char *path, FileRead *r);
 
 /* Sets the total number of bytes later file_read calls may read together (0: back to the
  * default, FILE_DEFAULT_MAX_INPUT per file), and returns what was left of the previous one. */

@@ -130,6 +130,9 @@ for w in /dev/zero /dev/urandom "$tmp/rd/fifo.txt"; do
   $PY "$here/gen_models.py" declared "$tmp/rd" dev "$w" 65536
   expect 1 "cannot read weights file" "$MC" compile "$tmp/rd/dev.json" -o "$tmp/rd/o.c"
 done
+truncate -s 3G "$tmp/rd/sparse.txt"
+expect 1 "more than a model file may have" "$MC" compile "$tmp/rd/sparse.txt" -o "$tmp/rd/o.c"
+expect 1 "more than a model file may have" "$MC" compile "$tmp/rd/sparse.txt" -o "$tmp/rd/o.c" --max-input-bytes 8G
 truncate -s 3G "$tmp/rd/sparse.bin"
 $PY "$here/gen_models.py" declared "$tmp/rd" sparse sparse.bin 16
 expect 1 "has 3221225472 bytes, but the JSON says 16" "$MC" compile "$tmp/rd/sparse.json" -o "$tmp/rd/o.c"

@@ -49,6 +49,7 @@ int pm_run(Graph *g, const PmOptions *o, Diag *d);
 int prep_run(Graph *g, PassCtx *c);          /* prep.c: inline checks, drop %self, flatten outputs */
 int infer_run(Graph *g, PassCtx *c);         /* infer.c: dtype/shape inference + constant folding */
 int functionalize_run(Graph *g, PassCtx *c); /* functionalize.c */
+int functionalize_inplace_views(Graph *g, PassCtx *c); /* functionalize.c: run by prep */
 int dce_run(Graph *g, PassCtx *c);           /* dce.c */
 int fold_bn_run(Graph *g, PassCtx *c);
 int fuse_run(Graph *g, PassCtx *c);          /* fuse.c: activations into conv / linear / add */       /* fold_bn.c: batch_norm into the convolution */

@@ -73,6 +73,7 @@ static void flatten_into(Value *v, Value ***out, int *n, int *cap, Arena *a) {
 int prep_run(Graph *g, PassCtx *c) {
   drop_dead_getattrs(g);
   int errs = check_block(g->top, g, c);
+  if (!errs) errs = functionalize_inplace_views(g, c);
   if (errs) return errs;
   Block *top = g->top;
   if (g->has_self && top->nparams > 0 && ir_count_uses(g, top->params[0]) == 0) {

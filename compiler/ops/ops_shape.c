@@ -69,6 +69,15 @@ static const OpDef rows[] = {
     VIEW("aten::as_strided", ks_as_strided, 3, 4,
          "(Tensor(a) self, int[] size, int[] stride, int? storage_offset=None) -> Tensor(a)",
          "self's storage with the given geometry"),
+    /* in-place view ops: the tensor object itself takes the view's metadata; prep redirects
+     * the later uses of self to the result (functionalize_inplace_views) */
+    VIEW("aten::unsqueeze_", ks_unsqueeze, 2, 2, "(Tensor(a!) self, int dim) -> Tensor(a!)",
+         "in place: self becomes self.unsqueeze(dim)"),
+    VIEW("aten::squeeze_", ks_squeeze, 1, 2, "(Tensor(a!) self, int|int[] dim?) -> Tensor(a!)",
+         "in place: self becomes self.squeeze(dim)"),
+    VIEW("aten::transpose_", ks_transpose, 3, 3, "(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)",
+         "in place: self becomes self.transpose(dim0, dim1)"),
+    VIEW("aten::t_", ks_t, 1, 1, "(Tensor(a!) self) -> Tensor(a!)", "in place: self becomes self.t()"),
     VIEW("aten::alias", ks_alias, 1, 1, "(Tensor(a) self) -> Tensor(a)", "self"),
     VIEW("aten::detach", ks_alias, 1, 1, "(Tensor(a) self) -> Tensor(a)", "self (no autograd in mc)"),
 
@@ -136,6 +145,6 @@ static const OpDef rows[] = {
           "(int|float a, int|float b) -> int|float, or (int[]|float[] l) -> int|float",
           "larger of two numbers, or largest element of a list"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 55, "shape op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 59, "shape op table size");
 
 const OpFamily ops_family_shape = {"shape", rows, (int)(sizeof rows / sizeof rows[0]), "k_shape.h"};

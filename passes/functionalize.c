@@ -39,7 +39,8 @@
  * except mc::write_back (list appends are not tensor writes and stay); the remaining views are
  * pure reads; every graph output is compact row-major and none reads an input's memory that a
  * write-back overwrites. Where aliasing cannot be resolved the pass refuses with a located error
- * instead of guessing: writes through as_strided, broadcasting expand or an unknown view, writes
+ * instead of guessing: writes through as_strided, an unknown view or a broadcasting expand that
+ * later slice / select / narrow steps do not cut to one index per broadcast dim, writes
  * into a tensor whose elements overlap in memory (PyTorch refuses these too), writes to storage
  * a live block output may alias, writes inside a block to a loop-carried copy of a tensor
  * observed elsewhere (check_block_writes), and writes to If outputs whose candidates cannot be
@@ -576,6 +577,92 @@ static Value *unview(Fz *F, Node *at, const Node *st, Value *base, Value *src) {
   return emit(F, at, "aten::reshape", ins, 2);
 }
 
+/* A broadcasting expand `st` (a step of a chain) that later slice / select / narrow steps cut
+ * down to one index along every broadcast dim: the write reaches one copy of each base element,
+ * as PyTorch allows. Fills idx[d] with that index for every dim d of the expand's output (-1:
+ * not broadcast). False when the later steps are other views or leave a broadcast dim wider. */
+static bool expand_indices(const Node *st, Node *const *later, int nlater, int64_t *idx) {
+  const Type *bt = st->inputs[0]->type, *et = st->outputs[0]->type;
+  int ne = et->ndim, lead = ne - bt->ndim;
+  if (bt->ndim < 0 || ne < 0 || lead < 0) return false;
+  int pos[IR_MAX_DIMS];
+  int64_t lo[IR_MAX_DIMS], cnt[IR_MAX_DIMS], stp[IR_MAX_DIMS];
+  for (int d = 0; d < ne; d++) {
+    pos[d] = d;
+    lo[d] = 0;
+    cnt[d] = et->shape[d];
+    stp[d] = 1;
+  }
+  int nd = ne;
+  for (int k = 0; k < nlater; k++) {
+    const Node *v = later[k];
+    int64_t dim, a, b, c;
+    if (!v->ninputs || !ir_constant_int(v->inputs[1 < v->ninputs ? 1 : 0], &dim)) return false;
+    int dd = norm_dim(dim, nd), d = -1;
+    for (int j = 0; j < ne; j++)
+      if (pos[j] == dd) d = j;
+    if (d < 0) return false;
+    int64_t size = cnt[d];
+    if (ir_node_is(v, "aten::select") && v->ninputs == 3 && ir_constant_int(v->inputs[2], &a)) {
+      if (a < 0) a += size;
+      lo[d] += a * stp[d];
+      cnt[d] = 1;
+      pos[d] = -1;
+      for (int j = 0; j < ne; j++)
+        if (pos[j] > dd) pos[j]--;
+      nd--;
+    } else if (ir_node_is(v, "aten::slice") && v->ninputs == 5) {
+      a = 0;
+      b = size;
+      c = 1;
+      if (!ir_constant_is_none(v->inputs[2]) && !ir_constant_int(v->inputs[2], &a)) return false;
+      if (!ir_constant_is_none(v->inputs[3]) && !ir_constant_int(v->inputs[3], &b)) return false;
+      if (!ir_constant_int(v->inputs[4], &c) || c <= 0) return false;
+      if (a < 0) a += size;
+      if (b < 0) b += size;
+      a = a < 0 ? 0 : a > size ? size : a;
+      b = b < a ? a : b > size ? size : b;
+      lo[d] += a * stp[d];
+      stp[d] *= c;
+      cnt[d] = (b - a + c - 1) / c;
+    } else if (ir_node_is(v, "aten::narrow") && v->ninputs == 4 && ir_constant_int(v->inputs[2], &a) &&
+               ir_constant_int(v->inputs[3], &b)) {
+      if (a < 0) a += size;
+      lo[d] += a * stp[d];
+      cnt[d] = b;
+    } else {
+      return false;
+    }
+  }
+  for (int d = 0; d < ne; d++) {
+    bool broadcast = d < lead || bt->shape[d - lead] != et->shape[d];
+    if (broadcast && cnt[d] > 1) return false;
+    idx[d] = broadcast ? (cnt[d] == 1 ? lo[d] : 0) : -1;
+  }
+  return true;
+}
+
+/* The inverse of a broadcasting expand cut down as expand_indices says: the copy at those
+ * indices of the expanded new value. */
+static Value *unexpand(Fz *F, Node *at, const Node *st, const int64_t *idx, Value *src) {
+  int ne = st->outputs[0]->type->ndim, lead = ne - st->inputs[0]->type->ndim;
+  for (int d = lead; d < ne && src; d++)
+    if (idx[d] >= 0) {
+      Value *ins[4] = {src, cint(F, at, d), cint(F, at, idx[d]), cint(F, at, 1)};
+      src = emit(F, at, "aten::narrow", ins, 4);
+    }
+  for (int d = lead - 1; d >= 0 && src; d--) {
+    Value *ins[3] = {src, cint(F, at, d), cint(F, at, idx[d])};
+    src = emit(F, at, "aten::select", ins, 3);
+  }
+  return src;
+}
+
+static bool is_broadcasting_expand(const Node *st) {
+  return (ir_node_is(st, "aten::expand") || ir_node_is(st, "aten::expand_as")) &&
+         numel_of(st->inputs[0]->type) != numel_of(st->outputs[0]->type);
+}
+
 /* The new value of the written view, before being conformed to its type. */
 static Value *new_view_value(Fz *F, Node *n, const OpDef *op, Value *v) {
   if (ir_node_is(n, "aten::copy_") && n->ninputs >= 2 && is_tensor(n->inputs[1])) return n->inputs[1];
@@ -812,6 +899,16 @@ static bool write_candidates(Fz *F, Node *n, Storage *written, const Cand *cands
   return true;
 }
 
+/* Whether w is v or a view of it (through view ops). */
+static bool views_of(const Value *w, const Value *v) {
+  for (int guard = 0; guard < 100000 && w != v && w->def && w->index == 0; guard++) {
+    const OpDef *op = op_of(w->def);
+    if (!op || op->effect != EFF_VIEW || op->effect_arg >= w->def->ninputs) break;
+    w = w->def->inputs[op->effect_arg];
+  }
+  return w == v;
+}
+
 static void rewrite_write(Fz *F, Node *n) {
   const OpDef *op = op_of(n);
   int k = op->effect_arg;
@@ -845,8 +942,13 @@ static void rewrite_write(Fz *F, Node *n) {
              "(PyTorch refuses this too; clone() the tensor first)", n->kind);
     return;
   }
-  for (int i = 0; i < m->nsteps; i++)
+  int64_t(*eidx)[IR_MAX_DIMS] = arena_alloc(F->ar, sizeof *eidx * (size_t)(m->nsteps + 1));
+  for (int i = 0; i < m->nsteps; i++) {
+    if (is_broadcasting_expand(m->steps[i]) && !overlapping(v->type) &&
+        expand_indices(m->steps[i], m->steps + i + 1, m->nsteps - i - 1, eidx[i]))
+      continue;
     if (!step_invertible(F, n, m->steps[i])) return;
+  }
 
   /* the new value of the view, then of the root */
   Value *nv = conform(F, n, new_view_value(F, n, op, v), v->type);
@@ -857,10 +959,15 @@ static void rewrite_write(Fz *F, Node *n) {
   for (int i = 1; i < m->nsteps; i++)
     if (!(bases[i] = replay(F, n, m->steps[i - 1], bases[i - 1]))) return;
   Value *w = nv;
-  for (int i = m->nsteps - 1; i >= 0; i--)
-    if (!(w = unview(F, n, m->steps[i], bases[i], w))) return;
-  if (m->nsteps == 0 && !fresh) {
-    Value *ins[2] = {nv, cnone(F, n)};
+  for (int i = m->nsteps - 1; i >= 0; i--) {
+    if (is_broadcasting_expand(m->steps[i])) w = unexpand(F, n, m->steps[i], eidx[i], w);
+    else w = unview(F, n, m->steps[i], bases[i], w);
+    if (!w) return;
+  }
+  if (!fresh && views_of(w, nv)) {
+    /* the storage's new value would share a source's memory (`x.detach().copy_(y)`): copy it,
+     * so a later write to the source leaves this storage as it is */
+    Value *ins[2] = {w, cnone(F, n)};
     if (!(w = emit(F, n, "aten::clone", ins, 2))) return;
   }
   /* the new root keeps the layout the tensor had (PyTorch writes in place): a base written
@@ -1139,6 +1246,49 @@ static void resolve_block_identities(Graph *g, Block *b) {
     }
   }
 }
+
+/* ---- in-place view ops ----------------------------------------------------------------------- */
+/* An in-place view op (unsqueeze_, squeeze_, transpose_, t_: an EFF_VIEW row whose schema
+ * writes self) gives the tensor object itself new metadata. */
+static bool is_inplace_view(const Node *n) {
+  const OpDef *op = op_of(n);
+  return op && op->effect == EFF_VIEW && op->schema && strncmp(op->schema, "(Tensor(a!) self", 16) == 0 &&
+         n->ninputs > 0 && n->noutputs == 1;
+}
+
+static int inplace_views_in(Graph *g, PassCtx *c, Block *b) {
+  int errs = 0;
+  for (Node *n = b->first; n; n = n->next) {
+    for (int k = 0; k < n->nblocks; k++) errs += inplace_views_in(g, c, n->blocks[k]);
+    if (!is_inplace_view(n)) continue;
+    Value *self = n->inputs[0];
+    const Block *sb = self->def ? self->def->owner : self->param_of;
+    if (sb != b) {
+      diag_error(c->diag, n->loc, "in-place view op '%s' inside a block changes the shape of %%%s, defined outside "
+                 "it; not supported (use the out-of-place '%.*s')", n->kind, self->name,
+                 (int)strlen(n->kind) - 1, n->kind);
+      if (n->py_loc) diag_note(c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+      errs++;
+      continue;
+    }
+    ir_replace_uses(g, self, n->outputs[0], n);
+    /* from here on an ordinary view: the out-of-place op */
+    const char *kind = arena_strndup(g->arena, n->kind, strlen(n->kind) - 1);
+    const OpDef *op = ops_lookup(kind);
+    if (op && op->effect == EFF_VIEW) {
+      n->kind = kind;
+      n->op = op;
+    }
+  }
+  return errs;
+}
+
+/* Every use of the tensor an in-place view op changed, after the op, reads the op's result (a
+ * view of the same memory with the new shape), and the op becomes its out-of-place view, so
+ * the rest of the pipeline sees ordinary views.
+ * Uses through other values that are the same tensor object (results of in-place ops taken
+ * before) are not redirected. */
+int functionalize_inplace_views(Graph *g, PassCtx *c) { return inplace_views_in(g, c, g->top); }
 
 /* ---- the pass ---------------------------------------------------------------------------- */
 static void fz_node(Fz *F, Node *n) {

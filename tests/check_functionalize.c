@@ -217,6 +217,7 @@ static const struct {
     {"idx_acc", {"aten::index", "aten::index_put"}},
     {"two_views", {"aten::slice_scatter", "aten::select"}},
     {"copy_then_src_write", {"aten::clone", "aten::add"}},
+    {"expand_write", {"aten::select_scatter", "aten::narrow"}},
 };
 
 /* The IR after functionalize,dce, without source locations, for the cases in `rules`: compared

@@ -369,7 +369,14 @@ static int run_node(Interp *in, Node *n) {
   RVal *env = in->env;
   if (in->o->max_steps && ++in->steps > in->o->max_steps) return fail(in, n, "interpreter step limit reached");
   const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
-  if (op && op->kernel) return run_kernel(in, n, op);
+  if (op && op->kernel) {
+    int rc = run_kernel(in, n, op);
+    /* an in-place view op (unsqueeze_, t_, ...): the tensor object itself takes the new view */
+    if (!rc && op->effect == EFF_VIEW && op->schema && !strncmp(op->schema, "(Tensor(a!) self", 16) && n->ninputs > 0 &&
+        n->noutputs == 1)
+      env[n->inputs[0]->id] = env[n->outputs[0]->id];
+    return rc;
+  }
   const char *k = n->kind;
   RVal *i0 = n->ninputs > 0 ? &env[n->inputs[0]->id] : NULL;
   if (!strcmp(k, "prim::Constant")) {

@@ -219,6 +219,16 @@ class CopyIntoFullViewSame(nn.Module):
         return y, x1
 
 
+class CopyThroughDetachThenWriteSource(nn.Module):
+    """copy_ into a view the size of the base, then the source is written: the base keeps the
+    source's old values (found by tests/gen)."""
+
+    def forward(self, x1, x2):
+        x1.detach().copy_(x2)
+        x2[..., 0] = 3.0
+        return x1.masked_fill(x2 * 2.0 > 0, -2.5)
+
+
 class BroadcastCopyView(nn.Module):
     """A broadcasting copy_ through a view writes every row."""
 
@@ -260,6 +270,15 @@ class ExpandSliceFill(nn.Module):
         return x
 
 
+class ExpandSelectAdd(nn.Module):
+    """An expanded size-1 dim cut to one index by select, then written."""
+
+    def forward(self, x):
+        y = x * 1.0
+        y.expand(2, 3, 4)[1, :, 2].add_(10.0)
+        return y, x.expand(2, 3, 4)[0, 1:].sum()
+
+
 class UnsqueezeInplace(nn.Module):
     def forward(self, x):
         y = x * 2.0
@@ -292,13 +311,16 @@ class TInplace(nn.Module):
 
 
 class InputTransposeInplace(nn.Module):
-    """In-place view ops on an input: the caller's tensor is not changed (only its metadata is,
-    which a C caller does not see); a write through it then changes the caller's values."""
+    """In-place view ops on an input change its metadata only (a C caller sees the memory); a
+    write through it changes the caller's values. The second transpose_ gives x its shape back,
+    so PyTorch's final x is the memory a C caller sees."""
 
     def forward(self, x):
         x.transpose_(0, 1)
         x[0] = 1.0
-        return x.sum(0)
+        y = x.sum(1)
+        x.t_()
+        return y, x[1]
 
 
 class TransposeWriteReturnBase(nn.Module):
@@ -343,11 +365,13 @@ _SPECS = [
     ("permute_write_read", PermuteWriteRead, randn((2, 3, 4)), (_S, _T)),
     ("copy_into_full_view", CopyIntoFullView, randn((3, 4)), (_S, _T)),
     ("copy_into_full_view_same", CopyIntoFullViewSame, randn((3, 4)), (_S, _T)),
+    ("copy_detach_then_write_source", CopyThroughDetachThenWriteSource, randn((2, 3), (2, 3)), (_S, _T)),
     ("broadcast_copy_view", BroadcastCopyView, randn((3, 4), (3, 4)), (_S, _T)),
     ("inplace_result_in_loop", InplaceResultInLoop, randn((3, 4)), (_S,)),
     ("inplace_result_in_if", InplaceResultInIf, randn((3, 4)), (_S,)),
     ("diagonal_transpose_copy", DiagonalTransposeCopy, randn((3, 2, 4)), (_S, _T)),
     ("expand_slice_fill", ExpandSliceFill, randn((6, 4, 4)), (_S, _T)),
+    ("expand_select_add", ExpandSelectAdd, randn((3, 1)), (_S, _T)),
     ("unsqueeze_inplace", UnsqueezeInplace, randn((2, 3)), (_S, _T)),
     ("squeeze_inplace", SqueezeInplace, randn((3, 1, 2)), (_S, _T)),
     ("transpose_inplace", TransposeInplace, randn((2, 3)), (_S, _T)),
@@ -357,16 +381,8 @@ _SPECS = [
     ("return_transposed_view", ReturnTransposedView, randn((3, 4)), (_S, _T)),
 ]
 
-# Patterns mc refuses for now, with a located message (docs/passes.md lists the limits): a
-# write through an expand whose written region does not overlap itself, and the in-place view
-# ops. They are kept here, outside CASES, for when they are supported.
-_PENDING = {"expand_slice_fill", "unsqueeze_inplace", "squeeze_inplace", "transpose_inplace", "t_inplace",
-            "input_transpose_inplace"}
-
 CASES = []
 for _name, _mod, _inputs, _methods in _SPECS:
-    if _name in _PENDING:
-        continue
     for _m in _methods:
         CASES.append(dict(name="alias_%s_%s" % (_name, _m), module=_mod, inputs=_inputs, format="json", method=_m))
 

@@ -17,4 +17,6 @@ sh tests/runtime/sanitizers.sh
 BUILD="${BUILD:-build}" sh tests/runtime/threads.sh
 BUILD="${BUILD:-build}" sh tests/kernels/native.sh
 sh tests/build/run.sh
+# other targets (cross compilers + qemu-user): not repeated under the sanitizers
+[ -n "${SAN:-}" ] || MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/cross/run.py
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" sh tests/cuda/run.sh

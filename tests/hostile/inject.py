@@ -29,6 +29,7 @@ PAYLOADS = [
     'tab\there\rcr\x01\x1f\x7f',
     'utf8 \u00e9\u2028\u2029 */ puts("PWNED"); /*',
     '%s%n%x',
+    'nul\x00 */ puts("PWNED"); /*',
 ]
 
 

@@ -198,8 +198,8 @@ int main(void) {
   }
   /* 9. streams and events run in order and measure a non-negative time */
   {
-    cudaStream_t s;
-    cudaEvent_t a, b;
+    cudaStream_t s = 0;
+    cudaEvent_t a = 0, b = 0;
     float ms = -1;
     CHECK(cudaStreamCreate(&s) == cudaSuccess && cudaEventCreate(&a) == cudaSuccess &&
               cudaEventCreate(&b) == cudaSuccess,

@@ -10,6 +10,12 @@
 #     warning an error, and linked with the harness (tests/cuda/harness.c), libmcrt_cuda.a and
 #     cuBLAS. The harness then runs: on a machine with a GPU it checks the model against
 #     PyTorch's CPU results; without one it must report that cleanly (exit 77, no abort).
+#  4. The CPU emulation (spec 6, no GPU or CUDA needed): tests/cuda/emu_kernels.cu (barriers,
+#     shared memory, shuffles, atomics, cuBLAS, launch errors) built with c++ -DMC_CUDA_EMULATE;
+#     the error paths of the runtime under injected cudaMalloc and launch failures; and
+#     tests/cuda/emu.py: every tests/e2e case that --target cuda accepts, built the spec-6 way,
+#     run in each binding mode and compared with PyTorch (refused cases are counted, not failed;
+#     MC_E2E_HEAVY=1 adds the heavy ones).
 # Without nvcc (or under sanitizers) part 3 is skipped with a line saying so.
 set -e
 : "${MC:=build/mc}" "${BUILD:=build}" "${PYTHON:=/usr/bin/python3}" "${CUDA_HOME:=/usr/local/cuda}"
@@ -43,6 +49,51 @@ else
   echo "cuda: deterministic output: FAIL"; fail=1
 fi
 
+# 4. the CPU emulation
+${MAKE:-make} -s BUILD="$BUILD" cuda-emu
+CXX_EMU="${CXX:-c++}"
+case "$CC" in *clang*) CXX_EMU="${CXX:-clang++}" ;; esac
+EMU_INC="-I$ROOT/$BUILD/runtime-dist"
+[ -f "$BUILD/runtime-dist/mc_runtime.h" ] || EMU_INC="$EMU_INC -I$ROOT/runtime"
+if "$CXX_EMU" -std=c++17 -O1 -Wall -Wextra -Werror $SAN -DMC_CUDA_EMULATE $EMU_INC -x c++ -c tests/cuda/emu_kernels.cu \
+     -o "$OUT/emu_kernels.o" >"$OUT/emu_kernels.log" 2>&1 &&
+   "$CXX_EMU" $SAN "$OUT/emu_kernels.o" "$BUILD/libmcrt_cuda_emu.a" -lm -lpthread -o "$OUT/emu_kernels" >>"$OUT/emu_kernels.log" 2>&1 &&
+   "$OUT/emu_kernels" >>"$OUT/emu_kernels.log" 2>&1; then
+  echo "cuda: emulation kernels (barriers, shared memory, shuffles, atomics, cuBLAS, launch errors): ok"
+else
+  echo "cuda: emulation kernels: FAIL"; cat "$OUT/emu_kernels.log"; fail=1
+fi
+# error paths: a failing cudaMalloc at create, a failing launch in mc_run (json_mlp: cuBLAS and a kernel)
+d="$OUT/emu_err"
+mkdir -p "$d"
+if "$MCABS" compile "$OUT/models/json_mlp/model.json" --target cuda -o "$d/model.cu" --name model 2>"$d/log" &&
+   (cd "$d" && "$CXX_EMU" -std=c++17 -O1 $SAN -DMC_CUDA_EMULATE $EMU_INC -x c++ -c model.cu -o model.o) >>"$d/log" 2>&1 &&
+   ${CC:-cc} -std=c11 -O1 $SAN -DMC_CUDA_EMULATE -I"$d" $EMU_INC -c tests/cuda/emu_harness.c -o "$d/emu_harness.o" >>"$d/log" 2>&1 &&
+   "$CXX_EMU" $SAN "$d/emu_harness.o" "$d/model.o" "$BUILD/libmcrt_cuda_emu.a" -lm -lpthread -o "$d/emu_harness" >>"$d/log" 2>&1; then
+  "$PYTHON" -c "import numpy as np; np.load('$OUT/models/json_mlp/input_0.npy').tofile('$d/in.bin')"
+  rc=0; "$d/emu_harness" copy "$d" "$d/in.bin" 2>"$d/ok.log" || rc=$?
+  [ "$rc" = 0 ] || { echo "cuda: emulated json_mlp without injected failures: FAIL (exit $rc)"; cat "$d/ok.log"; fail=1; }
+  rc=0; MC_CUDA_EMU_FAIL_MALLOC=1 "$d/emu_harness" copy "$d" "$d/in.bin" 2>"$d/malloc.log" || rc=$?
+  if [ "$rc" = 3 ] && grep -q "model_create: cudaMalloc (arena): out of memory" "$d/malloc.log"; then
+    echo "cuda: emulated cudaMalloc failure at create: NULL with the reason: ok"
+  else
+    echo "cuda: emulated cudaMalloc failure at create: FAIL (exit $rc)"; cat "$d/malloc.log"; fail=1
+  fi
+  rc=0; MC_CUDA_EMU_FAIL_LAUNCH=1 "$d/emu_harness" copy "$d" "$d/in.bin" 2>"$d/launch.log" || rc=$?
+  if [ "$rc" = 5 ] && grep -q "mc_run: model 'model': .*unspecified launch failure" "$d/launch.log"; then
+    echo "cuda: emulated launch failure: mc_run returns MC_ERUN naming the node: ok"
+  else
+    echo "cuda: emulated launch failure: FAIL (exit $rc)"; cat "$d/launch.log"; fail=1
+  fi
+else
+  echo "cuda: emulation error-path build: FAIL"; cat "$d/log"; fail=1
+fi
+if CXX="$CXX_EMU" "$PYTHON" tests/cuda/emu.py >"$OUT/emu.log" 2>&1; then
+  tail -n +1 "$OUT/emu.log" | grep -v '^ok ' || true
+else
+  cat "$OUT/emu.log"; fail=1
+fi
+
 if [ ! -x "$NVCC" ]; then
   echo "cuda: $NVCC not found: skipping the nvcc build of the CUDA models"
   exit $fail
@@ -53,6 +104,12 @@ if [ -n "$SAN" ]; then
 fi
 ${MAKE:-make} -s BUILD="$BUILD" "$BUILD/libmcrt_cuda.a"
 ARCH="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+if "$NVCC" $ARCH -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -c tests/cuda/emu_kernels.cu \
+     -o "$OUT/emu_kernels_nvcc.o" >"$OUT/emu_kernels_nvcc.log" 2>&1; then
+  echo "cuda: emu_kernels.cu is valid CUDA (nvcc, sm_80+sm_90): ok"
+else
+  echo "cuda: emu_kernels.cu under nvcc: FAIL"; cat "$OUT/emu_kernels_nvcc.log"; fail=1
+fi
 for name in $(cat "$OUT/models.list"); do
   d="$OUT/models/$name"
   if ! "$MCABS" compile "$d/model.json" --target cuda -o "$d/model.cu" 2>"$d/log"; then

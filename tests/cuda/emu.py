@@ -1,0 +1,174 @@
+"""The CUDA target on the CPU emulation (spec 6, docs/cuda.md): every tests/e2e case, exported
+and checked against PyTorch as tests/e2e/run_e2e.py does (its export and compare functions),
+but compiled with `mc compile --target cuda`, built the spec-6 way
+
+    c++ -std=c++17 -O1 -DMC_CUDA_EMULATE -I$BUILD/runtime-dist -x c++ -c model.cu
+    cc -c tests/cuda/emu_harness.c; c++ model.o emu_harness.o $BUILD/libmcrt_cuda_emu.a -lm -lpthread
+
+and run by tests/cuda/emu_harness.c in each of the case's binding modes (copy from host
+memory, zero-copy and DLPack of device buffers). Outputs, final values of inputs and dtypes
+must match PyTorch within the case's tolerances.
+
+A case --target cuda refuses (an op without a CUDA implementation, control flow, a dtype the
+kernels lack: exit 1 with a located diagnostic) is counted, not failed; the closing lines say
+how many, and for which ops. So is a case mc rejects for the C target too, with the same first
+error (tests/e2e fails it). Any other compile failure, build failure or mismatch fails.
+
+usage: emu.py [NAME_SUBSTRING ...]. Environment: MC, BUILD, as for run_e2e.py; cases marked
+heavy run only with MC_E2E_HEAVY=1. Exit 0 when nothing failed."""
+import collections
+import os
+import re
+import sys
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests/e2e"))
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import run_e2e as e2e  # noqa: E402
+
+OUT = os.path.join(e2e.BUILD, "cuda-emu")
+DIST = os.path.join(e2e.BUILD, "runtime-dist")
+CXX = os.environ.get("CXX", "clang++" if "clang" in e2e.CC else "c++")
+# runtime-dist holds every header of the runtime once the runtime's rule has made it; until
+# then the headers it lacks come from runtime/ (the emulation's own are always there).
+INC = ["-I" + DIST] + ([] if os.path.exists(os.path.join(DIST, "mc_runtime.h")) else ["-I" + os.path.join(ROOT, "runtime")])
+
+
+def refusal(log):
+    """What --target cuda refused, from mc's first error line, or None if not a refusal."""
+    for line in log.splitlines():
+        m = re.search(r"error: (.*)", line)
+        if not m:
+            continue
+        msg = m.group(1)
+        m2 = re.match(r"'([^']+)' has no CUDA implementation( for \w+)?", msg)
+        if m2:
+            return m2.group(1) + (" (%s)" % m2.group(2).split()[-1] if m2.group(2) else "")
+        m2 = re.match(r"'([^']+)': control flow", msg)
+        if m2:
+            return m2.group(1) + " (control flow)"
+        if "CUDA target" in msg:
+            return re.sub(r"%\S+", "%v", msg)
+        return None
+    return None
+
+
+def check_case(case):
+    """Returns (errors, refused): refused is the refusal key when --target cuda refuses."""
+    name = case["name"]
+    d = os.path.join(OUT, name)
+    os.makedirs(d, exist_ok=True)
+    mod, inputs, path = e2e.export_case(case, d)
+    ins = [x.clone() for x in inputs]
+    with torch.no_grad():
+        want = e2e.flatten(mod(*ins))
+    want = [e2e.to_numpy(w) for w in want]
+    want_inputs = [x.numpy() for x in ins]
+    src = os.path.join(d, "model.cu")
+    r = e2e.run([e2e.MC, "compile", path, "--target", "cuda", "-o", src, "--name", "model"])
+    if r.returncode == 1 and refusal(r.stdout):
+        if os.path.exists(src):
+            return ["mc refused the model but left %s" % src], None
+        return [], refusal(r.stdout)
+    if r.returncode == 1:
+        # rejected for every target (tests/e2e reports it): not the CUDA target's failure
+        rc = e2e.run([e2e.MC, "compile", path, "-o", os.path.join(d, "model.c"), "--name", "model"])
+        first = [l for l in r.stdout.splitlines() if "error:" in l][:1]
+        if rc.returncode == 1 and first and first[0] in rc.stdout:
+            return [], "(rejected by mc for the C target too)"
+    if r.returncode != 0:
+        return ["compile: mc exited %d:\n%s" % (r.returncode, r.stdout[-3000:])], None
+    r = e2e.run([CXX, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-DMC_CUDA_EMULATE"] + e2e.SAN + INC +
+                ["-x", "c++", "-c", "model.cu", "-o", "model.o"], cwd=d)
+    if r.returncode != 0:
+        return ["c++: %s" % r.stdout[-3000:]], None
+    exe = os.path.join(d, "emu_harness")
+    r = e2e.run([e2e.CC, "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-DMC_CUDA_EMULATE", "-I" + d] + e2e.SAN + INC +
+                ["-c", os.path.join(HERE, "emu_harness.c"), "-o", os.path.join(d, "emu_harness.o")])
+    if r.returncode != 0:
+        return ["cc: %s" % r.stdout[-3000:]], None
+    r = e2e.run([CXX] + e2e.SAN + [os.path.join(d, "emu_harness.o"), os.path.join(d, "model.o"),
+                                  os.path.join(e2e.BUILD, "libmcrt_cuda_emu.a"), "-lm", "-lpthread", "-o", exe])
+    if r.returncode != 0:
+        return ["c++ (link): %s" % r.stdout[-3000:]], None
+    files = []
+    for i, x in enumerate(inputs):
+        p = os.path.join(d, "in_%d.bin" % i)
+        x.contiguous().numpy().tofile(p)
+        files.append(p)
+    errors = []
+    for mode in case.get("modes", ["copy", "zerocopy", "dlpack"]):
+        od = os.path.join(d, mode)
+        os.makedirs(od, exist_ok=True)
+        r = e2e.run([exe, mode, od] + files)
+        if r.returncode != 0:
+            errors.append("%s: emu_harness exited %d: %s" % (mode, r.returncode, r.stdout[-2000:]))
+            continue
+        shapes = [l.split() for l in open(os.path.join(od, "shapes.txt")).read().splitlines()]
+        if len(shapes) != len(want):
+            errors.append("%s: %d outputs, PyTorch %d" % (mode, len(shapes), len(want)))
+            continue
+        for k, (w, s) in enumerate(zip(want, shapes)):
+            code, bits = map(int, s[2].split(":"))
+            dims = tuple(int(x) for x in s[3:])
+            got = np.fromfile(os.path.join(od, "output_%d.bin" % k), dtype=e2e.DT[(code, bits)]).reshape(dims)
+            atol = case["scale_tol"] * float(np.abs(w).max()) if "scale_tol" in case else case.get("atol", 1e-6)
+            msg = e2e.close(got, w, case.get("rtol", 1e-5), atol)
+            if msg:
+                errors.append("%s: output %d %s" % (mode, k, msg))
+        for i, w in enumerate(want_inputs):
+            got = np.fromfile(os.path.join(od, "input_%d.bin" % i), dtype=w.dtype).reshape(w.shape)
+            msg = e2e.close(got, w, case.get("rtol", 1e-5), case.get("atol", 1e-6))
+            if msg:
+                errors.append("%s: final value of input %d %s" % (mode, i, msg))
+    return errors, None
+
+
+def main():
+    torch.set_num_threads(1)
+    only = sys.argv[1:]
+    passed = failed = 0
+    refused = collections.OrderedDict()
+    rejected = []
+    for case in e2e.load_cases():
+        if only and not any(o in case["name"] for o in only):
+            continue
+        if case.get("heavy") and os.environ.get("MC_E2E_HEAVY") != "1":
+            continue
+        try:
+            errs, why = check_case(case)
+        except Exception:
+            errs, why = ["exception: " + traceback.format_exc()], None
+        if why and why.startswith("("):
+            rejected.append(case["name"])
+            print("--   %s: %s" % (case["name"], why[1:-1]))
+        elif why:
+            refused.setdefault(why, []).append(case["name"])
+            print("--   %s: refused by --target cuda: %s" % (case["name"], why))
+        elif errs:
+            failed += 1
+            print("FAIL %s" % case["name"])
+            for e in errs:
+                print("    " + e.replace("\n", "\n    "))
+        else:
+            passed += 1
+            print("ok   %s" % case["name"])
+        sys.stdout.flush()
+    nref = sum(len(v) for v in refused.values())
+    print("cuda-emu: %d refused by --target cuda (not failures), by first refusal:" % nref)
+    for why, names in sorted(refused.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        print("    %3d  %s" % (len(names), why))
+    if rejected:
+        print("cuda-emu: %d rejected by mc for the C target too (tests/e2e reports them): %s" %
+              (len(rejected), " ".join(rejected)))
+    print("cuda-emu: %d passed, %d failed, %d refused" % (passed, failed, nref))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

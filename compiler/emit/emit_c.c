@@ -18,6 +18,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 
 typedef struct Emitter {
@@ -837,6 +838,18 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
       arena += 64;
     }
   }
+  /* A target whose size_t cannot hold the arena, the weights or an input stops at build time. */
+  uint64_t biggest = arena > e.blob_bytes ? arena : e.blob_bytes;
+  for (int i = 0; i < top->nparams; i++) {
+    const Type *t = top->params[i]->type;
+    uint64_t bytes = t->kind == TY_TENSOR ? ir_dtype_size(t->dtype) : 0;
+    for (int k = 0; k < (t->kind == TY_TENSOR ? t->ndim : 0); k++)
+      bytes = t->shape[k] > 0 && bytes > UINT64_MAX / (uint64_t)t->shape[k] ? UINT64_MAX : bytes * (uint64_t)t->shape[k];
+    if (bytes > biggest) biggest = bytes;
+  }
+  fprintf(c, "#if SIZE_MAX < %" PRIu64 "u\n#error \"mc: this model needs %" PRIu64
+             " bytes in one block (the arena, the weights or an input), more than this target's size_t holds\"\n#endif\n",
+          biggest, biggest);
   /* run function */
   fprintf(c, "\n/* ---- run ---- */\nstatic int %s_run(void *const *in, void *arena_, void **out, char *err) {\n", name);
   fputs("  char *arena = (char *)arena_;\n  mck_ctx ctx;\n  memset(&ctx, 0, sizeof ctx);\n  ctx.nthreads = mc_runtime_num_threads();\n", c);

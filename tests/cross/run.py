@@ -188,6 +188,35 @@ def check(case, target, std, prep):
     return errors
 
 
+BIG = """graph(%x : Float(1200000000, strides=[1], requires_grad=0, device=cpu)):
+  %y : Float(1200000000, strides=[1], requires_grad=0, device=cpu) = aten::relu(%x)
+  return (%y)
+"""
+
+
+def check_too_big():
+    """A 4.8 GB arena and input: builds for a 64-bit target, stops with an #error naming the
+    reason on a 32-bit one (never a wrapped size and a crash at run time)."""
+    d = os.path.join(OUT, "x_too_big")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "model.txt")
+    open(path, "w").write(BIG)
+    src = os.path.join(d, "model.c")
+    r = run([MC, "compile", path, "-o", src, "--name", "model"])
+    if r.returncode != 0:
+        return ["mc compile exited %d: %s" % (r.returncode, r.stdout)]
+    errs = []
+    incs, _ = runtime_sources()
+    r = run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-c", src, "-o", os.path.join(d, "m64.o")] + incs)
+    if r.returncode != 0:
+        errs.append("x86-64 build failed: %s" % r.stdout[-2000:])
+    if available("i386"):
+        r = run(["cc", "-m32", "-std=c99", "-c", src, "-o", os.path.join(d, "m32.o")] + incs)
+        if r.returncode == 0 or "more than this target's size_t holds" not in r.stdout:
+            errs.append("i386 build: want the size #error, got exit %d: %s" % (r.returncode, r.stdout[-2000:]))
+    return errs
+
+
 def main():
     torch.set_num_threads(1)
     os.makedirs(OUT, exist_ok=True)
@@ -224,6 +253,15 @@ def main():
                     passed += 1
                     print("ok   %s" % label)
                 sys.stdout.flush()
+    errs = check_too_big()
+    if errs:
+        failed += 1
+        print("FAIL x_too_big")
+        for e in errs:
+            print("    " + e.replace("\n", "\n    "))
+    else:
+        passed += 1
+        print("ok   x_too_big (4.8 GB arena: #error on i386)")
     print("cross: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

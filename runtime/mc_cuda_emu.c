@@ -8,33 +8,35 @@
  * warp when each of its live lanes waits at a warp barrier, the block when each live thread
  * waits at a block barrier; released fibers resume in thread order. A runner that finds its
  * block complete moves on to the next block itself, so a kernel without barriers runs in one
- * fiber switch. Fibers and their stacks are kept per OS thread for later launches.
+ * fiber switch. Fibers and their stacks are kept per OS thread for later launches and freed
+ * when the thread exits.
  * Everything else is host memory, memmove and in-order no-ops; errors are per OS thread. */
 #include "mc_cuda_emu.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <ucontext.h>
 
-#define EMU_STACK (256 * 1024)
+#define EMU_STACK (128 * 1024) /* per waiting thread; mc's kernels need a few KiB */
 #define EMU_MAX_THREADS 1024
 #define EMU_MAX_SHARED (48 * 1024)
 
 __thread struct mc_emu_dim3 threadIdx, blockIdx, blockDim, gridDim;
 
 static __thread cudaError_t emu_last_error;
+/* injected failures (MC_CUDA_EMU_FAIL_*), counted over the process's threads */
 static long emu_fail_malloc = -1, emu_fail_launch = -1, emu_nmalloc, emu_nlaunch;
-static int emu_env_read;
+static pthread_once_t emu_env_once = PTHREAD_ONCE_INIT;
 
-static void emu_read_env(void) {
-  if (emu_env_read) return;
-  emu_env_read = 1;
+static void emu_env_init(void) {
   const char *s = getenv("MC_CUDA_EMU_FAIL_MALLOC");
   if (s && *s) emu_fail_malloc = atol(s);
   s = getenv("MC_CUDA_EMU_FAIL_LAUNCH");
   if (s && *s) emu_fail_launch = atol(s);
 }
+static void emu_read_env(void) { pthread_once(&emu_env_once, emu_env_init); }
 
 static cudaError_t emu_err(cudaError_t e) {
   if (e != cudaSuccess) emu_last_error = e;
@@ -46,7 +48,7 @@ cudaError_t cudaMalloc(void **p, size_t bytes) {
   emu_read_env();
   if (!p) return emu_err(cudaErrorInvalidValue);
   *p = NULL;
-  if (++emu_nmalloc == emu_fail_malloc) return emu_err(cudaErrorMemoryAllocation);
+  if (__atomic_add_fetch(&emu_nmalloc, 1, __ATOMIC_RELAXED) == emu_fail_malloc) return emu_err(cudaErrorMemoryAllocation);
   void *q = NULL;
   if (posix_memalign(&q, 256, bytes ? bytes : 1)) return emu_err(cudaErrorMemoryAllocation);
   *p = q;
@@ -496,8 +498,27 @@ unsigned mc_emu_warp_live(void) {
 }
 void *mc_emu_dyn_shared(void) { return emu_s.shared; }
 
+/* At the exit of an OS thread that launched: its fibers and buffers go. */
+static pthread_key_t emu_key;
+static int emu_key_ok;
+static pthread_once_t emu_key_once = PTHREAD_ONCE_INIT;
+static void emu_thread_exit(void *p) {
+  emu_sched *s = p;
+  for (int i = 0; i < s->npool; i++) {
+    free(s->pool[i]->stack);
+    free(s->pool[i]);
+  }
+  free(s->pool), free(s->idle), free(s->wait), free(s->resume), free(s->exited), free(s->slots), free(s->shared);
+  memset(s, 0, sizeof *s);
+}
+static void emu_key_init(void) {
+  emu_key_ok = pthread_key_create(&emu_key, emu_thread_exit) == 0;
+}
+
 static int emu_setup(emu_sched *s) {
   if (s->pool) return 0;
+  pthread_once(&emu_key_once, emu_key_init);
+  if (emu_key_ok) pthread_setspecific(emu_key, s);
   int cap = EMU_MAX_THREADS + 1;
   s->pool = calloc((size_t)cap, sizeof *s->pool);
   s->idle = calloc((size_t)cap, sizeof *s->idle);
@@ -526,7 +547,7 @@ cudaError_t mc_emu_launch(mc_emu_dim3 grid, mc_emu_dim3 block, size_t shmem, cud
       grid.z > 65535 || grid.x > 2147483647u)
     return emu_err(cudaErrorInvalidConfiguration);
   if (shmem > EMU_MAX_SHARED) return emu_err(cudaErrorInvalidValue);
-  if (++emu_nlaunch == emu_fail_launch) return emu_err(cudaErrorLaunchFailure);
+  if (__atomic_add_fetch(&emu_nlaunch, 1, __ATOMIC_RELAXED) == emu_fail_launch) return emu_err(cudaErrorLaunchFailure);
   if (emu_setup(s)) return emu_err(cudaErrorMemoryAllocation);
   struct mc_emu_dim3 saved_bd = blockDim, saved_gd = gridDim;
   blockDim = block;

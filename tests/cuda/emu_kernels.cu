@@ -1,7 +1,7 @@
 /* emu_kernels.cu — checks of the CPU emulation of CUDA (runtime/mc_cuda_emu.h) on kernels
  * that use what mc's generated kernels may use: __shared__ memory with __syncthreads, dynamic
  * shared memory, warp shuffles and votes, atomics, 2-d and 3-d grids and blocks, cuBLAS GEMM,
- * streams and events, and the errors of bad launches. Every expected value is worked out by
+ * streams and events, the errors of bad launches, and two host threads launching at once. Every expected value is worked out by
  * hand in the comment beside its check. Built by tests/cuda/run.sh:
  *   c++ -std=c++17 -O1 -DMC_CUDA_EMULATE -Ibuild/runtime-dist -x c++ emu_kernels.cu libmcrt_cuda_emu.a
  * and, where nvcc is, compiled (not run) by nvcc too, so that it stays valid CUDA.
@@ -14,6 +14,7 @@
 #define MC_LAUNCH(k, g, b, sh, st, ...) k<<<(g), (b), (sh), (st)>>>(__VA_ARGS__)
 #define MC_DYN_SHARED(T, name) extern __shared__ T name[]
 #endif
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -83,6 +84,24 @@ __global__ void k_coords(int *hits, unsigned W, unsigned H) {
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y,
            z = blockIdx.z * blockDim.z + threadIdx.z;
   hits[(z * H + y) * W + x] += 1 + (int)(x + 10 * y + 100 * z);
+}
+
+/* 10. two host threads launching barrier kernels at once: each sums its own 8 blocks */
+static void *sum_thread(void *arg) {
+  float base = *(float *)arg, *x, *out;
+  int bad = 0;
+  cudaMallocManaged((void **)&x, 8 * 256 * sizeof(float), 1);
+  cudaMallocManaged((void **)&out, 8 * sizeof(float), 1);
+  for (int i = 0; i < 8 * 256; i++) x[i] = base;
+  for (int rep = 0; rep < 20; rep++) {
+    MC_LAUNCH(k_block_sum, 8, 256, 0, 0, x, out);
+    cudaDeviceSynchronize();
+    for (int b = 0; b < 8; b++) bad += out[b] != 256.f * base;
+  }
+  cudaFree(x);
+  cudaFree(out);
+  *(float *)arg = (float)bad;
+  return NULL;
 }
 
 int main(void) {
@@ -211,6 +230,15 @@ int main(void) {
     cudaEventDestroy(a);
     cudaEventDestroy(b);
     cudaStreamDestroy(s);
+  }
+  {
+    float a = 1.f, b = 2.f;
+    pthread_t ta, tb;
+    pthread_create(&ta, NULL, sum_thread, &a);
+    pthread_create(&tb, NULL, sum_thread, &b);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    CHECK(a == 0.f && b == 0.f, "threads: %g and %g wrong block sums", a, b);
   }
   printf("emu_kernels: %s\n", fails ? "FAIL" : "all checks passed");
   return fails ? 1 : 0;

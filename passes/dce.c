@@ -135,7 +135,7 @@ static void mark_node(Dce *d, Node *n, uint64_t *L) {
   /* a live node reads all its inputs (a view's base too: cheap and conservative) */
   for (int i = 0; i < n->ninputs; i++) {
     mark_val(d, n->inputs[i]);
-    set_or(L, alias_set(d->a, n->inputs[i]), d->words);
+    if (d->a) set_or(L, alias_set(d->a, n->inputs[i]), d->words);
   }
 }
 
@@ -155,6 +155,7 @@ static void drop_if_output(Node *n, int i) {
     for (int j = i + 1; j < b->nrets; j++) b->rets[j - 1] = b->rets[j];
     b->nrets--;
   }
+  ir_uses_invalidate(n->graph);
 }
 
 static int sweep(Dce *d, Block *b) {
@@ -180,17 +181,21 @@ static int sweep(Dce *d, Block *b) {
 static int dce_round(Graph *g) {
   Dce d = {0};
   d.g = g;
-  d.a = alias_analyze(g);
-  d.words = alias_words(d.a);
+  /* Without a node that writes (or has an external effect) no location set decides anything:
+   * skip the analysis, whose sets take memory and time growing with the square of the graph. */
+  bool writes = false;
+  for (const Node *n = g->top->first; n && !writes; n = n->next) writes = alias_node_writes_any(n);
+  d.a = writes ? alias_analyze(g) : NULL;
+  d.words = writes ? alias_words(d.a) : 0;
   d.live_node = calloc((size_t)g->next_node_id + 1, sizeof *d.live_node);
   d.live_val = calloc((size_t)g->next_value_id + 1, sizeof *d.live_val);
   uint64_t *L = set_new(&d);
   if (!d.live_node || !d.live_val) abort();
   Block *top = g->top;
-  for (int i = 0; i < top->nparams; i++) set_or(L, alias_set(d.a, top->params[i]), d.words);
+  for (int i = 0; i < top->nparams && d.a; i++) set_or(L, alias_set(d.a, top->params[i]), d.words);
   for (int i = 0; i < top->nrets; i++) {
     mark_val(&d, top->rets[i]);
-    set_or(L, alias_set(d.a, top->rets[i]), d.words);
+    if (d.a) set_or(L, alias_set(d.a, top->rets[i]), d.words);
   }
   mark_block(&d, top, L);
   int removed = sweep(&d, top);

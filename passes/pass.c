@@ -94,6 +94,10 @@ int pm_run(Graph *g, const PmOptions *o, Diag *d) {
       snprintf(when, sizeof when, "after pass %s", p->name);
       int verrs = ir_verify(g, d, when);
       if (verrs) return verrs;
+      if (!ir_uses_check(g)) {
+        diag_error(d, g->loc, "internal error: use counts out of date %s", when);
+        return 1;
+      }
     }
     if (o->dump == DUMP_ALL || around) dump(o, g, "after", p->name);
   }

@@ -89,5 +89,6 @@ int prep_run(Graph *g, PassCtx *c) {
   for (int i = 0; i < top->nrets; i++) flatten_into(top->rets[i], &outs, &n, &cap, g->arena);
   top->rets = outs;
   top->nrets = n;
+  ir_uses_invalidate(g);
   return 0;
 }

@@ -171,6 +171,112 @@ static int set_storage(Walk *w, size_t max, size_t *weights, Diag *d) {
   return 0;
 }
 
+/* Placed intervals by time, for first fit without looking at every placed interval: a segment
+ * tree over node indices [0, n) where interval j is listed at the O(log n) nodes that tile
+ * [start, end]; `sub` counts the listings below a node so a query only descends where there
+ * are some. A query lists each placed interval that overlaps [start, end] in time once. */
+typedef struct Placed {
+  int i;
+  size_t off;
+} Placed;
+
+typedef struct TimeTree {
+  int size;                      /* leaves: a power of 2 >= n */
+  int **list, *nlist, *caplist;  /* per tree node */
+  int *sub;                      /* listings in the subtree below the node */
+  int *stamp;                    /* by interval: the query that listed it last, + 1 */
+  Placed *found;
+} TimeTree;
+
+static bool tt_init(TimeTree *t, int n, int nint) {
+  t->size = 1;
+  while (t->size < n) t->size *= 2;
+  size_t nn = 2 * (size_t)t->size;
+  t->list = calloc(nn, sizeof *t->list);
+  t->nlist = calloc(nn, sizeof *t->nlist);
+  t->caplist = calloc(nn, sizeof *t->caplist);
+  t->sub = calloc(nn, sizeof *t->sub);
+  t->stamp = calloc((size_t)nint + 1, sizeof *t->stamp);
+  t->found = malloc(((size_t)nint + 1) * sizeof *t->found);
+  return t->list && t->nlist && t->caplist && t->sub && t->stamp && t->found;
+}
+
+static void tt_free(TimeTree *t) {
+  if (t->list)
+    for (size_t k = 0; k < 2 * (size_t)t->size; k++) free(t->list[k]);
+  free(t->list);
+  free(t->nlist);
+  free(t->caplist);
+  free(t->sub);
+  free(t->stamp);
+  free(t->found);
+}
+
+static bool tt_add(TimeTree *t, int node, int j, int s, int e, int l, int r) {
+  if (e < l || r < s) return true;
+  if (s <= l && r <= e) {
+    if (t->nlist[node] == t->caplist[node]) {
+      int nc = t->caplist[node] ? t->caplist[node] * 2 : 2;
+      int *nl = realloc(t->list[node], sizeof *nl * (size_t)nc);
+      if (!nl) return false;
+      t->list[node] = nl;
+      t->caplist[node] = nc;
+    }
+    t->list[node][t->nlist[node]++] = j;
+    for (int a = node / 2; a >= 1; a /= 2) t->sub[a]++;
+    return true;
+  }
+  int m = l + (r - l) / 2;
+  return tt_add(t, 2 * node, j, s, e, l, m) && tt_add(t, 2 * node + 1, j, s, e, m + 1, r);
+}
+
+static bool tt_insert(TimeTree *t, const Interval *iv, int j) {
+  return tt_add(t, 1, j, iv[j].start, iv[j].end, 0, t->size - 1);
+}
+
+static void tt_report(TimeTree *t, int node, int q, int *k) {
+  for (int x = 0; x < t->nlist[node]; x++) {
+    int j = t->list[node][x];
+    if (t->stamp[j] == q + 1) continue;
+    t->stamp[j] = q + 1;
+    t->found[(*k)++] = (Placed){j, 0};
+  }
+}
+
+/* every listing in the subtree of `node` (all of it lies inside the query) */
+static void tt_all(TimeTree *t, int node, int q, int *k) {
+  tt_report(t, node, q, k);
+  if (node < t->size && t->sub[node]) {
+    tt_all(t, 2 * node, q, k);
+    tt_all(t, 2 * node + 1, q, k);
+  }
+}
+
+static void tt_visit(TimeTree *t, int node, int s, int e, int l, int r, int q, int *k) {
+  if (e < l || r < s) return;
+  if (s <= l && r <= e) {
+    tt_all(t, node, q, k);
+    return;
+  }
+  tt_report(t, node, q, k); /* listed here: covers [l, r], which meets [s, e] */
+  if (!t->sub[node]) return;
+  int m = l + (r - l) / 2;
+  tt_visit(t, 2 * node, s, e, l, m, q, k);
+  tt_visit(t, 2 * node + 1, s, e, m + 1, r, q, k);
+}
+
+static bool tt_query(TimeTree *t, const Interval *iv, int q, int *k) {
+  *k = 0;
+  tt_visit(t, 1, iv[q].start, iv[q].end, 0, t->size - 1, q, k);
+  return true;
+}
+
+static int cmp_placed(const void *a, const void *b) {
+  const Placed *x = a, *y = b;
+  if (x->off != y->off) return x->off < y->off ? -1 : 1;
+  return x->i - y->i;
+}
+
 int plan_graph(Graph *g, Plan *p, Diag *d) { return plan_graph_bounded(g, p, 0, d); }
 
 int plan_graph_bounded(Graph *g, Plan *p, size_t max, Diag *d) {
@@ -184,8 +290,9 @@ int plan_graph_bounded(Graph *g, Plan *p, size_t max, Diag *d) {
   int rc = 1;
   int *last = NULL, *first = NULL;
   Interval *iv = NULL;
-  size_t *placed_off = NULL;
+  size_t *placed_off = NULL, *live_diff = NULL;
   Node **loops = NULL;
+  TimeTree tt = {0};
   if (!p->st || !p->order || !w.idx || !w.end || !collect(&w, g->top)) goto out;
   Block *top = g->top;
   for (int i = 0; i < top->nparams; i++) {
@@ -234,30 +341,23 @@ int plan_graph_bounded(Graph *g, Plan *p, size_t max, Diag *d) {
     iv[nint].offset = (size_t)id; /* remember the id until placed */
     nint++;
   }
-  /* lower bound: the largest sum of simultaneously live bytes */
-  for (int k = 0; k <= p->nnodes; k++) {
-    size_t live = 0;
-    for (int i = 0; i < nint; i++)
-      if (iv[i].start <= k && k <= iv[i].end && __builtin_add_overflow(live, iv[i].bytes, &live)) live = SIZE_MAX;
-    if (live > p->lower_bound) p->lower_bound = live;
-  }
   qsort(iv, (size_t)nint, sizeof *iv, cmp_interval);
   placed_off = calloc((size_t)nint + 1, sizeof *placed_off);
-  if (!placed_off) goto out;
+  if (!placed_off || !tt_init(&tt, p->nnodes + 1, nint)) goto out;
   for (int i = 0; i < nint; i++) {
-    /* first fit among already placed intervals that overlap in time */
+    /* first fit: the lowest offset free of every placed interval that overlaps in time */
     size_t off = 0;
-    for (bool moved = true; moved;) {
-      moved = false;
-      for (int j = 0; j < i; j++) {
-        if (iv[j].end < iv[i].start || iv[i].end < iv[j].start) continue;
-        if (off < placed_off[j] + iv[j].bytes && placed_off[j] < off + iv[i].bytes) {
-          off = placed_off[j] + iv[j].bytes;
-          moved = true;
-        }
-      }
+    int k = 0;
+    if (!tt_query(&tt, iv, i, &k)) goto out;
+    for (int j = 0; j < k; j++) tt.found[j].off = placed_off[tt.found[j].i];
+    qsort(tt.found, (size_t)k, sizeof *tt.found, cmp_placed);
+    for (int j = 0; j < k; j++) {
+      const Interval *o = &iv[tt.found[j].i];
+      if (off + iv[i].bytes <= tt.found[j].off) break;
+      if (tt.found[j].off + o->bytes > off) off = tt.found[j].off + o->bytes;
     }
     placed_off[i] = off;
+    if (!tt_insert(&tt, iv, i)) goto out;
     int id = (int)iv[i].offset;
     p->st[id].offset = off;
     if (off + iv[i].bytes > p->arena_bytes) p->arena_bytes = off + iv[i].bytes;
@@ -266,8 +366,23 @@ int plan_graph_bounded(Graph *g, Plan *p, size_t max, Diag *d) {
       goto out;
     }
   }
+  /* lower bound: the largest sum of simultaneously live bytes (exact: the placement succeeded,
+   * so no such sum exceeds the arena) */
+  live_diff = calloc((size_t)p->nnodes + 2, sizeof *live_diff);
+  if (!live_diff) goto out;
+  for (int i = 0; i < nint; i++) {
+    live_diff[iv[i].start] += iv[i].bytes;
+    live_diff[iv[i].end + 1] -= iv[i].bytes;
+  }
+  size_t live = 0;
+  for (int k = 0; k <= p->nnodes; k++) {
+    live += live_diff[k];
+    if (live > p->lower_bound) p->lower_bound = live;
+  }
   rc = 0;
 out:
+  tt_free(&tt);
+  free(live_diff);
   free(placed_off);
   free(iv);
   free(first);

@@ -64,6 +64,88 @@ Value *ir_find_value(const Graph *g, const char *name) {
 
 bool ir_name_taken(const Graph *g, const char *name) { return ir_find_value(g, name) != NULL; }
 
+/* ---- use counts -------------------------------------------------------------------------
+ * cnt[value id] = uses by linked nodes and returns of blocks reachable from the top block, the
+ * same thing the full walk in count_in_block finds. Built on the first ir_count_uses, then kept
+ * current: the list and input editing functions adjust it when the block they edit is reachable,
+ * so each edit costs its own size, not the graph's. */
+typedef struct UseIndex {
+  int *cnt;
+  size_t cap;
+  bool valid;
+} UseIndex;
+
+static void uses_reserve(UseIndex *u, size_t n) {
+  if (n <= u->cap) return;
+  size_t nc = u->cap ? u->cap : 256;
+  while (nc < n) nc *= 2;
+  int *p = realloc(u->cnt, nc * sizeof *p);
+  if (!p) {
+    fputs("mc: out of memory\n", stderr);
+    abort();
+  }
+  memset(p + u->cap, 0, (nc - u->cap) * sizeof *p);
+  u->cnt = p;
+  u->cap = nc;
+}
+
+static void uses_add(UseIndex *u, const Value *v, int d) {
+  if (!v) return;
+  uses_reserve(u, (size_t)v->id + 1);
+  u->cnt[v->id] += d;
+}
+
+/* Whether b is the top block or a block of a linked node, up to the top. */
+static bool block_reachable(const Block *b) {
+  while (b) {
+    if (!b->owner) return b == b->graph->top;
+    b = b->owner->owner;
+  }
+  return false;
+}
+
+static void uses_block(UseIndex *u, const Block *b, int d);
+
+static void uses_node(UseIndex *u, const Node *n, int d) {
+  for (int i = 0; i < n->ninputs; i++) uses_add(u, n->inputs[i], d);
+  for (int k = 0; k < n->nblocks; k++) uses_block(u, n->blocks[k], d);
+}
+
+static void uses_block(UseIndex *u, const Block *b, int d) {
+  for (const Node *n = b->first; n; n = n->next) uses_node(u, n, d);
+  for (int i = 0; i < b->nrets; i++) uses_add(u, b->rets[i], d);
+}
+
+static UseIndex *uses_get(const Graph *g) {
+  UseIndex *u = g->uses;
+  if (!u->valid) {
+    if (u->cap) memset(u->cnt, 0, u->cap * sizeof *u->cnt);
+    uses_reserve(u, (size_t)g->next_value_id + 1);
+    uses_block(u, g->top, 1);
+    u->valid = true;
+  }
+  return u;
+}
+
+/* The index to adjust for an edit in block b, or NULL when there is none to keep. */
+static UseIndex *uses_for(const Block *b) {
+  UseIndex *u = b && b->graph ? b->graph->uses : NULL;
+  return u && u->valid && block_reachable(b) ? u : NULL;
+}
+
+void ir_uses_invalidate(Graph *g) { g->uses->valid = false; }
+
+bool ir_uses_check(const Graph *g) {
+  const UseIndex *u = g->uses;
+  if (!u->valid) return true;
+  UseIndex fresh = {0};
+  uses_reserve(&fresh, u->cap);
+  uses_block(&fresh, g->top, 1);
+  bool ok = fresh.cap == u->cap && memcmp(fresh.cnt, u->cnt, u->cap * sizeof *u->cnt) == 0;
+  free(fresh.cnt);
+  return ok;
+}
+
 /* ---- graphs ------------------------------------------------------------------------------ */
 Graph *ir_graph_new(const char *path) {
   Arena *a = arena_new();
@@ -72,6 +154,11 @@ Graph *ir_graph_new(const char *path) {
   g->path = path ? arena_strdup(a, path) : NULL;
   g->names = calloc(1, sizeof *g->names);
   if (!g->names) {
+    fputs("mc: out of memory\n", stderr);
+    abort();
+  }
+  g->uses = calloc(1, sizeof *g->uses);
+  if (!g->uses) {
     fputs("mc: out of memory\n", stderr);
     abort();
   }
@@ -85,6 +172,8 @@ void ir_graph_free(Graph *g) {
   free(g->names->keys);
   free(g->names->vals);
   free(g->names);
+  free(g->uses->cnt);
+  free(g->uses);
   arena_free(g->arena);
 }
 
@@ -146,6 +235,8 @@ Value *ir_block_add_param(Block *b, Type *t, const char *name) {
 void ir_block_add_ret(Block *b, Value *v) {
   b->rets = grow(b->graph->arena, b->rets, b->nrets, sizeof(Value *));
   b->rets[b->nrets++] = v;
+  UseIndex *u = uses_for(b);
+  if (u) uses_add(u, v, 1);
 }
 
 /* ---- nodes ------------------------------------------------------------------------------- */
@@ -164,9 +255,18 @@ Node *ir_node_new(Graph *g, const char *kind, Value **inputs, int nin, int nout,
 void ir_node_add_input(Node *n, Value *v) {
   n->inputs = grow(n->graph->arena, n->inputs, n->ninputs, sizeof(Value *));
   n->inputs[n->ninputs++] = v;
+  UseIndex *u = uses_for(n->owner);
+  if (u) uses_add(u, v, 1);
 }
 
-void ir_node_set_input(Node *n, int i, Value *v) { n->inputs[i] = v; }
+void ir_node_set_input(Node *n, int i, Value *v) {
+  UseIndex *u = uses_for(n->owner);
+  if (u) {
+    uses_add(u, n->inputs[i], -1);
+    uses_add(u, v, 1);
+  }
+  n->inputs[i] = v;
+}
 
 Value *ir_node_add_output(Node *n, Type *t, const char *name) {
   Value *v = ir_value_new(n->graph, t, name);
@@ -211,6 +311,8 @@ void ir_append(Block *b, Node *n) {
   if (b->last) b->last->next = n;
   else b->first = n;
   b->last = n;
+  UseIndex *u = uses_for(b);
+  if (u) uses_node(u, n, 1);
 }
 
 void ir_insert_before(Node *pos, Node *n) {
@@ -221,6 +323,8 @@ void ir_insert_before(Node *pos, Node *n) {
   if (pos->prev) pos->prev->next = n;
   else b->first = n;
   pos->prev = n;
+  UseIndex *u = uses_for(b);
+  if (u) uses_node(u, n, 1);
 }
 
 void ir_insert_after(Node *pos, Node *n) {
@@ -234,6 +338,8 @@ void ir_insert_after(Node *pos, Node *n) {
 void ir_remove(Node *n) {
   Block *b = n->owner;
   if (!b) return;
+  UseIndex *u = uses_for(b);
+  if (u) uses_node(u, n, -1);
   if (n->prev) n->prev->next = n->next;
   else b->first = n->next;
   if (n->next) n->next->prev = n->prev;
@@ -248,10 +354,14 @@ typedef struct ReplaceCtx {
   Node *after;
   bool active;
   int count;
+  int want; /* stop once this many are replaced; -1 = walk everything */
 } ReplaceCtx;
 
-static void replace_in_block(Block *b, ReplaceCtx *c) {
-  for (Node *n = b->first; n; n = n->next) {
+static bool replace_done(const ReplaceCtx *c) { return c->want >= 0 && c->count >= c->want; }
+
+/* Replaces in the nodes of b from `n` on (nested blocks included) and in b's returns. */
+static void replace_from(Block *b, Node *n, ReplaceCtx *c) {
+  for (; n && !replace_done(c); n = n->next) {
     if (c->active) {
       for (int i = 0; i < n->ninputs; i++)
         if (n->inputs[i] == c->from) {
@@ -259,10 +369,10 @@ static void replace_in_block(Block *b, ReplaceCtx *c) {
           c->count++;
         }
     }
-    for (int k = 0; k < n->nblocks; k++) replace_in_block(n->blocks[k], c);
+    for (int k = 0; k < n->nblocks; k++) replace_from(n->blocks[k], n->blocks[k]->first, c);
     if (n == c->after) c->active = true;
   }
-  if (c->active) {
+  if (c->active && !replace_done(c)) {
     for (int i = 0; i < b->nrets; i++)
       if (b->rets[i] == c->from) {
         b->rets[i] = c->to;
@@ -272,22 +382,27 @@ static void replace_in_block(Block *b, ReplaceCtx *c) {
 }
 
 int ir_replace_uses(Graph *g, Value *from, Value *to, Node *after) {
-  ReplaceCtx c = {from, to, after, after == NULL, 0};
-  replace_in_block(g->top, &c);
+  UseIndex *u = uses_get(g);
+  int have = (size_t)from->id < u->cap ? u->cnt[from->id] : 0;
+  ReplaceCtx c = {from, to, after, after == NULL, 0, after ? -1 : have};
+  if (!after && have > 0) {
+    /* In SSA form every use follows the definition in its block or sits in a nested block of a
+     * later node: look there first, then (only if some are still missing) everywhere. */
+    if (from->def && from->def->owner && block_reachable(from->def->owner))
+      replace_from(from->def->owner, from->def->next, &c);
+    else if (!from->def && from->param_of && block_reachable(from->param_of))
+      replace_from(from->param_of, from->param_of->first, &c);
+  }
+  if (!replace_done(&c) && (after || have > 0)) replace_from(g->top, g->top->first, &c);
+  uses_add(u, from, -c.count);
+  uses_add(u, to, c.count);
   return c.count;
 }
 
-static int count_in_block(const Block *b, const Value *v) {
-  int k = 0;
-  for (const Node *n = b->first; n; n = n->next) {
-    for (int i = 0; i < n->ninputs; i++) k += n->inputs[i] == v;
-    for (int j = 0; j < n->nblocks; j++) k += count_in_block(n->blocks[j], v);
-  }
-  for (int i = 0; i < b->nrets; i++) k += b->rets[i] == v;
-  return k;
+int ir_count_uses(const Graph *g, const Value *v) {
+  const UseIndex *u = uses_get(g);
+  return (size_t)v->id < u->cap ? u->cnt[v->id] : 0;
 }
-
-int ir_count_uses(const Graph *g, const Value *v) { return count_in_block(g->top, v); }
 
 bool ir_walk(Block *b, ir_node_fn fn, void *ctx) {
   for (Node *n = b->first, *next; n; n = next) {

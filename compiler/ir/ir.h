@@ -205,6 +205,7 @@ struct Graph {
    * flattened already; this records the original input names for diagnostics. */
   bool has_self;       /* top->params[0] is the module (%self) */
   struct NameSet *names; /* value name -> Value, for unique naming and lookup */
+  struct UseIndex *uses; /* use count per value id, built on demand (ir_count_uses) */
 };
 
 Graph *ir_graph_new(const char *path);
@@ -238,7 +239,14 @@ void ir_remove(Node *n);                    /* unlink (still allocated) */
  * uses by nodes after `after` (in program order, including nested blocks of later nodes) and
  * uses in returns of blocks that enclose or follow it change. Returns the number replaced. */
 int ir_replace_uses(Graph *g, Value *from, Value *to, Node *after);
+/* Uses of v by linked nodes (nested blocks included) and block returns reachable from the top
+ * block. Counts are computed once for the whole graph and then kept current by every editing
+ * function above; code that writes inputs or returns arrays directly calls ir_uses_invalidate.
+ * ir_uses_check recomputes them and says whether the kept counts agree (pm_run checks after
+ * each pass when verifying). */
 int ir_count_uses(const Graph *g, const Value *v);
+void ir_uses_invalidate(Graph *g);
+bool ir_uses_check(const Graph *g);
 bool ir_node_is(const Node *n, const char *kind);
 
 /* Iterates every node of a block and, depth first, its nested blocks, in program order. */

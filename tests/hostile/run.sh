@@ -42,7 +42,7 @@ expect() {
   fi
 }
 build() { # build C_FILE NAME NX NY OUT: links the model with tests/hostile/main.c
-  (cd "$(dirname "$1")" && $CC ${SAN:-} -std=c11 -O0 -Wall -Wextra -Werror -I"$root/runtime" -I. -DMC_CREATE="$2"_create \
+  (cd "$(dirname "$1")" && ${BUILDCC:-$CC} ${SAN:-} -std=c11 -O0 -Wall -Wextra -Werror -I"$root/runtime" -I. -DMC_CREATE="$2"_create \
     -DNX="$3" -DNY="$4" "$(basename "$1")" "$here/main.c" "$BUILD/libmcrt.a" -lm -lpthread -o "$5") 2>"$tmp/cc.txt"
 }
 
@@ -121,6 +121,14 @@ for o in 'sp ace.c' 'caf\303\251.c' 'a?b.c' 'x%s.c'; do
     "$tmp/odd/run" >/dev/null; then ok
   else bad "output '$o': $(head -c 300 "$tmp/err.txt") $(head -c 300 "$tmp/cc.txt")"; fi
 done
+# an odd name in the assembler's .incbin string (a weights file): gcc and clang
+$PY "$here/gen_models.py" weights "$tmp/odd" wodd 7
+for BUILDCC in "$CC" $CLANG; do
+  if "$MC" compile "$tmp/odd/wodd.json" -o "$tmp/odd/w?x y%s.c" 2>"$tmp/err.txt" && [ -s "$tmp/odd/w?x y%s.weights" ] &&
+    build "$tmp/odd/w?x y%s.c" w_x_y_s 128 128 "$tmp/odd/wrun" && [ "$("$tmp/odd/wrun")" = "ok 7" ]; then ok
+  else bad "weights file with an odd name ($BUILDCC): $(head -c 300 "$tmp/err.txt") $(head -c 300 "$tmp/cc.txt")"; fi
+done
+BUILDCC=
 ls "$tmp/odd" | grep -q 'tmp' && bad "odd names: temporary left behind"
 
 # ---- reading -------------------------------------------------------------------------------

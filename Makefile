@@ -159,11 +159,29 @@ fuzz-regress: fuzz-build
 
 # ---- install / uninstall (docs/build.md): PREFIX (default /usr/local), DESTDIR for staging.
 # Layout: bin/mc, lib/libmcrt.a, include/mc/{mc_runtime.h,dlpack/dlpack.h},
-# lib/pkgconfig/mcrt.pc, lib/cmake/mc/, share/mc/python/mc_export.py, share/man/man1/mc.1.
+# lib/pkgconfig/mcrt.pc, lib/cmake/mc/, share/mc/python/mc_export.py, share/man/man1/mc.1,
+# share/mc/runtime-dist/ (a copy of $(BUILD)/runtime-dist/).
 PREFIX  ?= /usr/local
 DESTDIR ?=
 MC_VERSION := $(shell sed -n 's/^\#define MC_VERSION "\(.*\)"/\1/p' compiler/driver.h)
 DLPACK_H   ?= $(firstword $(wildcard /usr/include/dlpack/dlpack.h /usr/local/include/dlpack/dlpack.h))
+# ---- runtime-dist (spec 5, docs/targets.md): the runtime's C sources and every header a
+# generated model includes (DLPack's too) in $(BUILD)/runtime-dist/, so that
+# `$CC -std=c99 -O2 -I$(BUILD)/runtime-dist model.c $(BUILD)/runtime-dist/*.c main.c -lm` builds
+# a model for any target with no other include path. Only the CPU runtime's C files go there.
+DIST    := $(BUILD)/runtime-dist
+DIST_RT := $(patsubst runtime/%,$(DIST)/%,$(RT_SRCS) runtime/mc_runtime.h runtime/mc_core.h)
+$(DIST_RT): $(DIST)/%: runtime/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(DIST)/dlpack/dlpack.h: $(DLPACK_H)
+	@test -n "$(DLPACK_H)" || { echo "runtime-dist: dlpack/dlpack.h not found (set DLPACK_H)"; exit 1; }
+	@mkdir -p $(dir $@)
+	cp $(DLPACK_H) $@
+.PHONY: runtime-dist
+runtime-dist: $(DIST_RT) $(DIST)/dlpack/dlpack.h
+all: runtime-dist
+
 INST_FILES := bin/mc lib/libmcrt.a include/mc/mc_runtime.h include/mc/dlpack/dlpack.h \
               lib/pkgconfig/mcrt.pc lib/cmake/mc/mcConfig.cmake lib/cmake/mc/mcConfigVersion.cmake \
               share/mc/python/mc_export.py share/man/man1/mc.1
@@ -179,6 +197,9 @@ install: all
 	install -m 644 $(BUILD)/libmcrt.a "$$I/lib/libmcrt.a"; \
 	install -m 644 runtime/mc_runtime.h "$$I/include/mc/mc_runtime.h"; \
 	install -m 644 "$(DLPACK_H)" "$$I/include/mc/dlpack/dlpack.h"; \
+	install -d "$$I/share/mc/runtime-dist/dlpack"; \
+	for f in $(DIST)/*.c $(DIST)/*.h; do install -m 644 "$$f" "$$I/share/mc/runtime-dist/"; done; \
+	install -m 644 $(DIST)/dlpack/dlpack.h "$$I/share/mc/runtime-dist/dlpack/dlpack.h"; \
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(MC_VERSION)|g' tools/mcrt.pc.in > "$$I/lib/pkgconfig/mcrt.pc"; \
 	chmod 644 "$$I/lib/pkgconfig/mcrt.pc"; \
 	install -m 644 cmake/mcConfig.cmake "$$I/lib/cmake/mc/mcConfig.cmake"; \
@@ -191,6 +212,7 @@ install: all
 uninstall:
 	@I='$(DESTDIR)$(PREFIX)'; \
 	for f in $(INST_FILES); do rm -f "$$I/$$f"; done; \
+	rm -rf "$$I/share/mc/runtime-dist"; \
 	for d in $(INST_DIRS); do rmdir "$$I/$$d" 2>/dev/null || true; done; \
 	echo "removed mc from $$I"
 

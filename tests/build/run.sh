@@ -12,7 +12,10 @@
 #     alone: `make sample-resnet18`;
 #  4. `make install PREFIX=tmp`: a program builds against the installed tree with pkg-config
 #     only, a CMake project with find_package(mc) + mc_add_model configures, builds, passes its
-#     test and is up to date on the second build; `make uninstall` leaves no file behind.
+#     test and is up to date on the second build; a program builds with -std=c99 from the
+#     installed share/mc/runtime-dist alone; `make uninstall` leaves no file behind;
+#  5. tests/build/dist.sh: models built from $BUILD/runtime-dist alone (spec 5's command line),
+#     gcc and clang, C99 and C11, with and without -DMC_NO_THREADS.
 # Under `make asan` (SAN set) every program is built with $SAN, as libmcrt.a was.
 set -u
 ROOT=$(pwd)
@@ -149,9 +152,21 @@ if ! make -s BUILD="$BUILD" CC="$CC" SAN="$SAN" PREFIX="$P" install >"$T/install
 else
   for f in bin/mc lib/libmcrt.a include/mc/mc_runtime.h include/mc/dlpack/dlpack.h lib/pkgconfig/mcrt.pc \
            lib/cmake/mc/mcConfig.cmake lib/cmake/mc/mcConfigVersion.cmake share/mc/python/mc_export.py \
-           share/man/man1/mc.1; do
+           share/man/man1/mc.1 share/mc/runtime-dist/mc_runtime.h share/mc/runtime-dist/mc_runtime.c \
+           share/mc/runtime-dist/mc_core.c share/mc/runtime-dist/dlpack/dlpack.h; do
     [ -f "$P/$f" ] && ok || bad "install: $f missing"
   done
+  # a program from the installed runtime sources only (the cross-build recipe of docs/targets.md)
+  mkdir -p "$T/rd"
+  cp samples/slice_assign/model.json samples/slice_assign/main.c samples/slice_assign/expected.txt "$T/rd/"
+  R=$P/share/mc/runtime-dist
+  if (cd "$T/rd" && "$P/bin/mc" compile model.json -o model.c &&
+      $CC -std=c99 -O1 -Wall -Wextra -Werror $SAN -I"$R" model.c "$R"/*.c main.c -lm -o prog &&
+      ./prog >out.txt && awk -f "$ROOT/samples/common/compare.awk" expected.txt out.txt) >"$T/rd.log" 2>&1; then
+    ok
+  else
+    bad "build from the installed share/mc/runtime-dist:"; tail -5 "$T/rd.log"
+  fi
   # a program against the installed tree only: pkg-config, the installed mc, no repository path
   mkdir -p "$T/pc"
   cp samples/slice_assign/model.json samples/slice_assign/main.c samples/slice_assign/expected.txt "$T/pc/"
@@ -193,6 +208,9 @@ else
   left=$(find "$P" -type f -o -type l)
   [ -z "$left" ] && ok || bad "make uninstall left: $left"
 fi
+
+# ---- 5. runtime-dist ------------------------------------------------------------------------
+if MC="$MC" BUILD="$BUILD" SAN="$SAN" sh tests/build/dist.sh; then ok; else bad "tests/build/dist.sh"; fi
 
 echo "build tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

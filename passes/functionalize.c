@@ -1247,6 +1247,40 @@ static void resolve_block_identities(Graph *g, Block *b) {
   }
 }
 
+/* ---- casts that return their input --------------------------------------------------------- */
+/* aten::to / aten::type_as to the dtype the tensor has, without copy=True or a memory format:
+ * PyTorch returns the tensor itself, so a later write through either is seen by both. */
+static bool cast_is_alias(const Node *n) {
+  if (n->noutputs != 1 || n->ninputs < 1 || !is_tensor(n->inputs[0]) || !is_tensor(n->outputs[0])) return false;
+  const Type *a = n->inputs[0]->type, *b = n->outputs[0]->type;
+  if (a->dtype == DT_UNDEF || a->dtype != b->dtype || a->ndim < 0 || !same_shape(a, b)) return false;
+  if (ir_node_is(n, "aten::type_as")) return n->ninputs == 2;
+  if (!ir_node_is(n, "aten::to")) return false;
+  if (n->ninputs >= 5) {
+    int64_t copy;
+    if (!ir_constant_int(n->inputs[n->ninputs - 2], &copy) || copy) return false;
+    if (!ir_constant_is_none(n->inputs[n->ninputs - 1])) return false;
+  }
+  return true;
+}
+
+static void alias_casts(Fz *F, Block *b) {
+  for (Node *n = b->first, *next; n; n = next) {
+    next = n->next;
+    for (int k = 0; k < n->nblocks; k++) alias_casts(F, n->blocks[k]);
+    if (!cast_is_alias(n)) continue;
+    Value *x = n->inputs[0];
+    Node *al = ir_node_new(F->g, "aten::alias", &x, 1, 1, &x->type);
+    al->op = ops_lookup("aten::alias");
+    al->loc = n->loc;
+    al->py_loc = n->py_loc;
+    al->scope = n->scope;
+    ir_insert_before(n, al);
+    ir_replace_uses(F->g, n->outputs[0], al->outputs[0], NULL);
+    ir_remove(n);
+  }
+}
+
 /* ---- in-place view ops ----------------------------------------------------------------------- */
 /* An in-place view op (unsqueeze_, squeeze_, transpose_, t_: an EFF_VIEW row whose schema
  * writes self) gives the tensor object itself new metadata. */
@@ -1330,6 +1364,7 @@ int functionalize_run(Graph *g, PassCtx *c) {
   Fz F = {g, c, arena_new(), NULL, 0};
   Block *top = g->top;
   clear_aux(top);
+  alias_casts(&F, top);
   resolve_block_identities(g, top);
   mark_maybe_views(&F, top);
   for (int i = 0; i < top->nparams; i++)

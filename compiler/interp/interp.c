@@ -275,6 +275,13 @@ static int run_kernel(Interp *in, const Node *n, const OpDef *op) {
   ctx.meta = 0;
   if (rc == 0 && op->kernel(&ctx, oa, nout, ia, nin) != 0) rc = fail(in, n, "%s", ctx.err[0] ? ctx.err : "kernel failed");
   if (writes) *oa[0].u.t = *ia[op->effect_arg].u.t;
+  /* a cast to the dtype the tensor has (no copy=True, no memory format) returns the tensor */
+  if (rc == 0 && nout == 1 && nin >= 1 && ia[0].kind == MCK_TENSOR && oa[0].kind == MCK_TENSOR &&
+      oa[0].u.t->dtype == ia[0].u.t->dtype &&
+      ((ir_node_is(n, "aten::type_as") && nin == 2) ||
+       (ir_node_is(n, "aten::to") && (nin < 5 || ((ia[nin - 2].kind == MCK_BOOL_ARG || ia[nin - 2].kind == MCK_INT) &&
+                                                  ia[nin - 2].u.i == 0 && ia[nin - 1].kind == MCK_NONE)))))
+    *oa[0].u.t = *ia[0].u.t;
   for (int i = 0; i < nout && rc == 0; i++) rc = rval_of_out(in, n, &oa[i], &in->env[n->outputs[i]->id]);
   arena_free(sc);
   return rc;

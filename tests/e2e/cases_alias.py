@@ -229,6 +229,18 @@ class CopyThroughDetachThenWriteSource(nn.Module):
         return x1.masked_fill(x2 * 2.0 > 0, -2.5)
 
 
+class CastToSameDtype(nn.Module):
+    """x.to(its own dtype) and x.float() on a float tensor return x itself: writes through either
+    are seen by both (found by tests/gen)."""
+
+    def forward(self, x0, x1):
+        v1 = x0.to(torch.float32)
+        x0[:, 0] = 1.5
+        v2 = x1.float()
+        v2.zero_()
+        return v1 * 1.0, x1 + 1.0
+
+
 class BroadcastCopyView(nn.Module):
     """A broadcasting copy_ through a view writes every row."""
 
@@ -366,6 +378,7 @@ _SPECS = [
     ("copy_into_full_view", CopyIntoFullView, randn((3, 4)), (_S, _T)),
     ("copy_into_full_view_same", CopyIntoFullViewSame, randn((3, 4)), (_S, _T)),
     ("copy_detach_then_write_source", CopyThroughDetachThenWriteSource, randn((2, 3), (2, 3)), (_S, _T)),
+    ("cast_to_same_dtype", CastToSameDtype, randn((2, 3), (3,)), (_S, _T)),
     ("broadcast_copy_view", BroadcastCopyView, randn((3, 4), (3, 4)), (_S, _T)),
     ("inplace_result_in_loop", InplaceResultInLoop, randn((3, 4)), (_S,)),
     ("inplace_result_in_if", InplaceResultInIf, randn((3, 4)), (_S,)),

@@ -12,7 +12,8 @@
 #     PyTorch's CPU results; without one it must report that cleanly (exit 77, no abort).
 #  4. The CPU emulation (spec 6, no GPU or CUDA needed): tests/cuda/emu_kernels.cu (barriers,
 #     shared memory, shuffles, atomics, cuBLAS, launch errors) built with c++ -DMC_CUDA_EMULATE;
-#     the error paths of the runtime under injected cudaMalloc and launch failures; and
+#     the error paths of the runtime under injected cudaMalloc and launch failures; the GPU
+#     harness (tests/cuda/harness.c) on the small test models;
 #     tests/cuda/emu.py: every tests/e2e case that --target cuda accepts, built the spec-6 way,
 #     run in each binding mode and compared with PyTorch (refused cases are counted, not failed;
 #     MC_E2E_HEAVY=1 adds the heavy ones).
@@ -88,6 +89,26 @@ if "$MCABS" compile "$OUT/models/json_mlp/model.json" --target cuda -o "$d/model
 else
   echo "cuda: emulation error-path build: FAIL"; cat "$d/log"; fail=1
 fi
+# the GPU harness itself (tests/cuda/harness.c, as bench/cuda_check.sh runs it) on the small models
+for name in json_mlp json_mlp_script json_lenet5 json_smallconv json_gpt_block; do
+  d="$OUT/models/$name"
+  rc=0
+  mkdir -p "$d/emu"
+  if "$MCABS" compile "$d/model.json" --target cuda -o "$d/emu/model.cu" --name model >"$d/emu.log" 2>&1 &&
+     (cd "$d/emu" && "$CXX_EMU" -std=c++17 -O1 $SAN -DMC_CUDA_EMULATE $EMU_INC -x c++ -c model.cu -o model.o) >>"$d/emu.log" 2>&1 &&
+     ${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $SAN -DMC_CUDA_EMULATE -I"$d/emu" $EMU_INC \
+       -c tests/cuda/harness.c -o "$d/emu/harness.o" >>"$d/emu.log" 2>&1 &&
+     "$CXX_EMU" $SAN "$d/emu/harness.o" "$d/emu/model.o" "$BUILD/libmcrt_cuda_emu.a" -lm -lpthread -o "$d/emu/harness" >>"$d/emu.log" 2>&1; then
+    "$d/emu/harness" "$d" --time 1 >>"$d/emu.log" 2>&1 || rc=$?
+  else
+    rc=build
+  fi
+  if [ "$rc" = 0 ]; then
+    echo "cuda: $name: tests/cuda/harness.c under the emulation matches PyTorch (copy, zero-copy, DLPack, own stream)"
+  else
+    echo "cuda: $name: tests/cuda/harness.c under the emulation FAILED ($rc)"; cat "$d/emu.log"; fail=1
+  fi
+done
 if CXX="$CXX_EMU" "$PYTHON" tests/cuda/emu.py >"$OUT/emu.log" 2>&1; then
   tail -n +1 "$OUT/emu.log" | grep -v '^ok ' || true
 else

@@ -6,6 +6,7 @@
 #include "emit/emit.h"
 #include "emit/emit_text.h"
 #include "ir/file.h"
+#include "ops/ops.h"
 #include "passes/pass.h"
 
 #include <ctype.h>
@@ -153,7 +154,8 @@ static bool deps_writable(const Loaded *m, const char *out, Diag *d) {
 }
 
 /* The build id (EmitOptions.build_id): a hash of everything the outputs are made of, the bytes
- * of every file read and the options, so it is deterministic and changes with any of them. */
+ * of every file read, the options and this mc (its version and the kernels it pastes in, which
+ * also lay out prepacked weights), so it is deterministic and changes with any of them. */
 static void make_build_id(char id[17], const Loaded *m, const char *target, const char *name, const char *passes,
                           const char *weights, size_t max_arena, const char *model, const char *hpath,
                           const char *wpath) {
@@ -162,6 +164,11 @@ static void make_build_id(char id[17], const Loaded *m, const char *target, cons
                          hpath ? base_name(hpath) : "", wpath ? base_name(wpath) : ""};
   for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) file_hash_bytes(&h, parts[i], strlen(parts[i]) + 1);
   file_hash_bytes(&h, &max_arena, sizeof max_arena);
+  for (int i = 0; i < mc_kernel_nsources; i++) {
+    uint64_t kh = FILE_HASH_INIT;
+    file_hash_bytes(&kh, mc_kernel_sources[i].text, strlen(mc_kernel_sources[i].text));
+    file_hash_bytes(&h, &kh, sizeof kh);
+  }
   for (int i = 0; i < m->ndeps; i++) {
     uint64_t fh = FILE_HASH_INIT;
     if (!file_hash(m->deps[i], &fh)) fh = 0;

@@ -323,10 +323,12 @@ static bool fold_node(Infer *in, Node *n, const OpDef *op, NodeArgs *na) {
  * and in type promotion it counts as a Python scalar, not as a 0-dim tensor: it never widens a
  * tensor within its category, and a float gives the default dtype (float32) to integer tensors.
  * So a 0-dim float64/int64/bool tensor constant of the input graph, passed where the schema also
- * takes a Scalar, becomes the number itself, which the kernels promote as PyTorch does. A 0-dim
- * tensor the program made itself (`torch.tensor(2.5, dtype=torch.float64)`) looks the same; where
- * the dump records the node's result types, the reading that gives PyTorch's recorded dtypes
- * wins. Scripted graphs pass numbers as numbers and have no such constants. */
+ * takes a Scalar, becomes the number itself, which the kernels promote as PyTorch does. Module
+ * attributes frozen into constants (`%self.scale`, buffers) stay tensors. A 0-dim tensor the
+ * program made itself (`torch.tensor(2.5, dtype=torch.float64)`) looks like a wrapped number;
+ * where the dump records the node's result types, the reading that gives PyTorch's recorded
+ * dtypes wins (a graph JSON records none: there the number reading is taken). Scripted graphs
+ * pass numbers as numbers. */
 static bool param_takes_scalar(const OpDef *op, const Node *n, int i) {
   int k = ops_match(op, n);
   OpSig sig;
@@ -344,6 +346,8 @@ static bool wrapped_number(const Infer *in, const Value *v) {
       !c->t || !c->t->data || c->t->ndim != 0)
     return false;
   if (c->t->dtype != DT_F64 && c->t->dtype != DT_I64 && c->t->dtype != DT_BOOL) return false;
+  /* a module attribute frozen into a constant (%self.scale: a buffer) is a tensor */
+  if (v->name && strncmp(v->name, "self.", 5) == 0) return false;
   return !storage_written(in->g, v);
 }
 

@@ -39,6 +39,19 @@ class Promote(nn.Module):
                 (xi > 2) * 1.5, xf.sum() * 1.5, xi.sum() + 2)
 
 
+class Buffers(nn.Module):
+    """0-dim float64/int64 buffers are frozen into constants like a trace's Python numbers, but
+    they are tensors: they promote as 0-dim tensors do."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("scale", torch.tensor(2.0, dtype=torch.float64))
+        self.register_buffer("k", torch.tensor(3))
+
+    def forward(self, x, z):
+        return x * self.scale, z + self.k, x * 2.5, z * 2.5
+
+
 def promote_inputs():
     return [torch.arange(-3, 3, dtype=torch.int32).reshape(2, 3), torch.randn(2, 3),
             torch.randn(2, 3).half(), torch.tensor(1.25), torch.tensor(3, dtype=torch.int16)]
@@ -57,5 +70,9 @@ CASES = [
          atol=1e-5),
     dict(name="types_promote_trace", module=Promote, inputs=promote_inputs, atol=1e-3, rtol=1e-3),
     dict(name="types_promote_trace_json", module=Promote, format="json", inputs=promote_inputs, atol=1e-3, rtol=1e-3),
+    dict(name="types_buffers_trace_json", module=Buffers, format="json",
+         inputs=lambda: [torch.arange(6, dtype=torch.int32).reshape(2, 3), torch.tensor(2, dtype=torch.int32)]),
+    dict(name="types_buffers_script_json", module=Buffers, format="json", method="script",
+         inputs=lambda: [torch.arange(6, dtype=torch.int32).reshape(2, 3), torch.tensor(2, dtype=torch.int32)]),
     dict(name="types_promote_script", module=Promote, method="script", format="json", inputs=promote_inputs, atol=1e-3, rtol=1e-3),
 ]

@@ -580,8 +580,10 @@ static Value *unview(Fz *F, Node *at, const Node *st, Value *base, Value *src) {
 /* A broadcasting expand `st` (a step of a chain) that later slice / select / narrow steps cut
  * down to one index along every broadcast dim: the write reaches one copy of each base element,
  * as PyTorch allows. Fills idx[d] with that index for every dim d of the expand's output (-1:
- * not broadcast). False when the later steps are other views or leave a broadcast dim wider. */
-static bool expand_indices(const Node *st, Node *const *later, int nlater, int64_t *idx) {
+ * not broadcast). False when the later steps are other views or leave a broadcast dim wider,
+ * unless any_index (a fill stores one value everywhere, as PyTorch's fill_ and zero_ do on
+ * tensors whose elements overlap: any copy will do). */
+static bool expand_indices(const Node *st, Node *const *later, int nlater, bool any_index, int64_t *idx) {
   const Type *bt = st->inputs[0]->type, *et = st->outputs[0]->type;
   int ne = et->ndim, lead = ne - bt->ndim;
   if (bt->ndim < 0 || ne < 0 || lead < 0) return false;
@@ -636,8 +638,8 @@ static bool expand_indices(const Node *st, Node *const *later, int nlater, int64
   }
   for (int d = 0; d < ne; d++) {
     bool broadcast = d < lead || bt->shape[d - lead] != et->shape[d];
-    if (broadcast && cnt[d] > 1) return false;
-    idx[d] = broadcast ? (cnt[d] == 1 ? lo[d] : 0) : -1;
+    if (broadcast && cnt[d] > 1 && !any_index) return false;
+    idx[d] = broadcast ? (cnt[d] >= 1 ? lo[d] : 0) : -1;
   }
   return true;
 }
@@ -937,15 +939,17 @@ static void rewrite_write(Fz *F, Node *n) {
     if (!if_candidates(F, n, s, cands)) return;
   }
   if (ambiguous_alias(F, s, n, NULL)) return;
-  if (overlapping(v->type)) {
+  /* fill_ and zero_ store one value: PyTorch runs them on tensors whose elements overlap */
+  bool fill = ir_node_is(n, "aten::fill_") || ir_node_is(n, "aten::zero_");
+  if (overlapping(v->type) && !fill) {
     fz_error(F, n, "'%s': more than one element of the written-to tensor refers to a single memory location "
              "(PyTorch refuses this too; clone() the tensor first)", n->kind);
     return;
   }
   int64_t(*eidx)[IR_MAX_DIMS] = arena_alloc(F->ar, sizeof *eidx * (size_t)(m->nsteps + 1));
   for (int i = 0; i < m->nsteps; i++) {
-    if (is_broadcasting_expand(m->steps[i]) && !overlapping(v->type) &&
-        expand_indices(m->steps[i], m->steps + i + 1, m->nsteps - i - 1, eidx[i]))
+    if (is_broadcasting_expand(m->steps[i]) && (fill || !overlapping(v->type)) &&
+        expand_indices(m->steps[i], m->steps + i + 1, m->nsteps - i - 1, fill, eidx[i]))
       continue;
     if (!step_invertible(F, n, m->steps[i])) return;
   }

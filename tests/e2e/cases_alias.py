@@ -291,6 +291,16 @@ class ExpandSelectAdd(nn.Module):
         return y, x.expand(2, 3, 4)[0, 1:].sum()
 
 
+class ExpandFillOverlapping(nn.Module):
+    """fill_ and zero_ store one value, so PyTorch runs them on an expanded tensor whose elements
+    overlap (add_ and copy_ it refuses)."""
+
+    def forward(self, x, y):
+        x.expand(3, -1, -1)[:, 1:].fill_(2.5)
+        y.unsqueeze(1).expand(-1, 4)[1:].zero_()
+        return x.sum(0), y * 1.0
+
+
 class UnsqueezeInplace(nn.Module):
     def forward(self, x):
         y = x * 2.0
@@ -385,6 +395,7 @@ _SPECS = [
     ("diagonal_transpose_copy", DiagonalTransposeCopy, randn((3, 2, 4)), (_S, _T)),
     ("expand_slice_fill", ExpandSliceFill, randn((6, 4, 4)), (_S, _T)),
     ("expand_select_add", ExpandSelectAdd, randn((3, 1)), (_S, _T)),
+    ("expand_fill_overlapping", ExpandFillOverlapping, randn((3, 4), (3,)), (_S, _T)),
     ("unsqueeze_inplace", UnsqueezeInplace, randn((2, 3)), (_S, _T)),
     ("squeeze_inplace", SqueezeInplace, randn((3, 1, 2)), (_S, _T)),
     ("transpose_inplace", TransposeInplace, randn((2, 3)), (_S, _T)),

@@ -105,7 +105,24 @@ unit-check: $(TEST_BINS) $(KERNEL_CASES)
 e2e-check: all
 	MC=$(BUILD)/mc BUILD=$(BUILD) PYTHON=$(PYTHON) CC=$(CC) SAN="$(SAN)" sh tests/run_e2e.sh
 
-check: unit-check e2e-check
+check: unit-check e2e-check gen-check
+
+# Random programs (tests/gen/README.md) against PyTorch eager, scripted and traced: `gen-check`
+# runs a fixed seed with known failures listed in tests/gen/known_failures.py; `make gen N=...
+# SEED=...` runs more and writes minimized failing programs to GEN_FINDINGS.
+GEN_CHECK_N  ?= 1000
+N            ?= 10000
+SEED         ?= 1
+GEN_FINDINGS ?= $(BUILD)/gen-findings
+GEN_J        ?= 2
+.PHONY: gen gen-check
+gen-check: all
+	MC=$(BUILD)/mc BUILD=$(BUILD) CC=$(CC) SAN="$(SAN)" $(PYTHON) tests/gen/run_gen.py --check --n $(GEN_CHECK_N) \
+	  --seed 1 -j $(GEN_J) --work $(BUILD)/gen-check
+
+gen: all
+	MC=$(BUILD)/mc BUILD=$(BUILD) CC=$(CC) $(PYTHON) tests/gen/run_gen.py --n $(N) --seed $(SEED) \
+	  -j $(GEN_J) --progress 1000 --findings $(GEN_FINDINGS) --work $(BUILD)/gen
 
 asan:
 	$(MAKE) BUILD=build-asan CC=clang OPT="-O1 -g -fno-omit-frame-pointer" \

@@ -598,7 +598,7 @@ class Generator:
         if not body:
             return None
         lv = self.fresh("i" if kind == "for" else "k")
-        if r.random() < 0.15 and kind == "for":  # use the loop variable as an index
+        if r.random() < 0.07 and kind == "for":  # use the loop variable as an index
             tv = self.pick(env, scope, lambda u: u.dim() > 0 and u.shape[0] >= iters)
             body.append(("line", "%s[%s] = %s" % (tv, lv, self.scalar_src(env[tv], env, scope))))
         st = ("for", lv, iters, body) if kind == "for" else ("while", lv, iters, body)

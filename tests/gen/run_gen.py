@@ -32,8 +32,9 @@ import time
 import traceback
 import warnings
 
-import numpy as np
-import torch
+os.environ.setdefault("GLOG_minloglevel", "2")  # TorchScript warnings about generated lists
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -105,10 +106,13 @@ def expect(prog, d):
         try:
             fn = gen.compile_fn(src)
             ins = [x.clone() for x in inputs]
+            # the inputs' memory in their own layout: in-place view ops (x.t_()) change the
+            # caller's tensor object, not the buffer mc writes back
+            mem = [x.view(x.shape) for x in ins]
             with torch.no_grad():
                 out = flatten(fn(*ins))
             want = [to_numpy(o) for o in out]
-            want_in = [x.numpy().copy() for x in ins]
+            want_in = [x.numpy().copy() for x in mem]
         except Exception as e:
             return "eager: " + first_line(e), None
         try:
@@ -120,12 +124,13 @@ def expect(prog, d):
             return "%s: %s" % (prog["mode"], first_line(e)), None
         try:
             ins2 = [x.clone() for x in inputs]
+            mem2 = [x.view(x.shape) for x in ins2]
             with torch.no_grad():
                 out2 = [to_numpy(o) for o in flatten(jf(*ins2))]
         except Exception as e:
             return "%s run: %s" % (prog["mode"], first_line(e)), None
         if len(out2) != len(want) or any(differ(a, b, "") for a, b in zip(out2, want)) or \
-                any(differ(x.numpy(), w, "") for x, w in zip(ins2, want_in)):
+                any(differ(x.numpy(), w, "") for x, w in zip(mem2, want_in)):
             return "%s differs from eager" % prog["mode"], None
         os.makedirs(d, exist_ok=True)
         try:
@@ -347,6 +352,19 @@ def minimize(prog, res, d, budget=400):
                     break
         if changed:
             continue
+        # chunks of top-level statements first (ddmin), halving the chunk size
+        n = len(best["body"]) - 1
+        size = n // 2
+        while size >= 2 and not changed:
+            for st in range(n - size, -1, -size):
+                body = best["body"]
+                p = dict(best, body=body[:st] + body[st + size:])
+                if fails(p):
+                    best, changed = p, True
+                    break
+            size //= 2
+        if changed:
+            continue
         # statements, last first (later statements use earlier ones); in reverse pre-order an
         # edit never moves a statement still to be visited
         for path in reversed(_paths(best["body"][:-1])):
@@ -499,7 +517,7 @@ def main(argv=None):
         for ent in known_failures.KNOWN:
             p = known_failures.program(ent)
             r = check_prog(p, os.path.join(Cfg.work, "known", ent["name"]))
-            if r[0] in ("pass", "pytorch-rejected"):
+            if known_failures.match(canonical(p), p["mode"], r) != ent["name"]:
                 now_pass.append((ent["name"], r))
 
     # report
@@ -519,10 +537,12 @@ def main(argv=None):
     for name, k in known_hits.most_common():
         print("  known   %5d  %s" % (k, name))
     for mode, i, p, r in new:
-        print("NEW %s %s (program %d, seed %d):\n    %s\n%s" % (r[0], mode, i, a.seed * 1000003 + i, r[1],
-                                                             "    " + gen.render(p).replace("\n", "\n    ")))
+        print("NEW %s %s (program %d, seed %d):\n    %s\n    %s\n%s" % (
+            r[0], mode, i, a.seed * 1000003 + i, r[1], describe(p) + ", values from seed %d" % p["seed"],
+            "    " + gen.render(p).replace("\n", "\n    ")))
     for name, r in now_pass:
-        print("KNOWN FAILURE NOW PASSES: %s (%s) -- remove it from tests/gen/known_failures.py" % (name, r[0]))
+        print("KNOWN FAILURE %s NO LONGER FAILS AS LISTED: %s: %s -- fixed? remove it from "
+              "tests/gen/known_failures.py (or update it)" % (name, r[0], r[1]))
     print("gen: %.0f s (%.0f s running, %.0f s minimizing), %d failures: %d known, %d new"
           % (t_all, t_run, t_all - t_run, len(fails), sum(known_hits.values()), len(new)))
     if a.check and (new or now_pass):

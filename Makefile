@@ -247,3 +247,9 @@ sample-resnet18: all
 BENCH_ARGS ?=
 bench: all
 	$(PYTHON) bench/bench.py --doc docs/performance.md $(BENCH_ARGS)
+	$(MAKE) bench-compile
+
+# compile time and peak RSS of mc compile from 1e3 to 1e6 nodes (bench/compile_scaling.py)
+.PHONY: bench-compile
+bench-compile: all
+	BUILD=$(BUILD) $(PYTHON) bench/compile_scaling.py --doc docs/performance.md $(BENCH_COMPILE_ARGS)

@@ -80,7 +80,7 @@ static Value *add_const(Node *pos, Node *c) {
 }
 
 static Value *const_str(Graph *g, Node *pos, const char *s) {
-  Type *t = ir_type_new(g->arena, TY_STR);
+  Type *t = ir_type_scalar(g, TY_STR);
   Node *c = ir_node_new(g, "prim::Constant", NULL, 0, 1, &t);
   c->loc = pos->loc;
   ir_node_add_attr(c, "value", ATTR_STR)->s = s;
@@ -145,7 +145,7 @@ static bool fuse(Graph *g, Node *n) {
   in[nin++] = const_str(g, p, a.name);
   in[nin++] = add_const(p, ir_make_constant_float(g, a.a, p->loc));
   in[nin++] = add_const(p, ir_make_constant_float(g, a.b, p->loc));
-  Type *t = ir_type_copy(g->arena, n->outputs[0]->type);
+  Type *t = ir_type_shared(g, n->outputs[0]->type);
   Node *f = ir_node_new(g, kind, in, nin, 1, &t);
   f->op = ops_lookup(kind);
   f->loc = p->loc;

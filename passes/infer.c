@@ -248,7 +248,7 @@ static void set_type_from_arg(Infer *in, Value *v, const mck_arg *a, const Node 
   if (a->kind != MCK_TENSOR || v->type->kind == TY_LIST) return;
   const mck_tensor *t = a->u.t;
   Type *old = v->type;
-  Type *nt = ir_type_new(in->g->arena, TY_TENSOR);
+  Type cand = {.kind = TY_TENSOR}, *nt = &cand; /* then shared: one Type per distinct type */
   nt->dtype = (DType)t->dtype;
   nt->ndim = t->ndim;
   for (int i = 0; i < t->ndim; i++) {
@@ -264,7 +264,7 @@ static void set_type_from_arg(Infer *in, Value *v, const mck_arg *a, const Node 
     if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
     in->errs++;
   }
-  v->type = nt;
+  v->type = ir_type_shared(in->g, nt);
 }
 
 static bool is_struct(const Node *n, const char *k) { return ir_node_is(n, k); }

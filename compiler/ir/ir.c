@@ -146,6 +146,73 @@ bool ir_uses_check(const Graph *g) {
   return ok;
 }
 
+/* ---- shared types: open addressing over tensor types, plus one per scalar kind ------------ */
+typedef struct TypeSet {
+  Type **slots;
+  size_t cap, n;
+  Type *scalar[TY_DEVICE + 1];
+} TypeSet;
+
+static uint64_t hash_tensor_type(const Type *t) {
+  uint64_t h = 1469598103934665603ull;
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 1099511628211ull)
+  MIX(t->dtype);
+  MIX(t->ndim);
+  MIX(t->has_strides);
+  MIX(t->requires_grad);
+  for (int i = 0; i < IR_MAX_DIMS; i++) {
+    MIX(t->shape[i]);
+    MIX(t->strides[i]);
+  }
+  if (t->device) MIX(hash_str(t->device));
+#undef MIX
+  return h;
+}
+
+static bool same_tensor_type(const Type *x, const Type *y) {
+  return x->dtype == y->dtype && x->ndim == y->ndim && x->has_strides == y->has_strides &&
+         x->requires_grad == y->requires_grad && memcmp(x->shape, y->shape, sizeof x->shape) == 0 &&
+         memcmp(x->strides, y->strides, sizeof x->strides) == 0 &&
+         (x->device == y->device || (x->device && y->device && strcmp(x->device, y->device) == 0));
+}
+
+static Type **types_slot(const TypeSet *ts, const Type *t) {
+  size_t i = hash_tensor_type(t) & (ts->cap - 1);
+  while (ts->slots[i] && !same_tensor_type(ts->slots[i], t)) i = (i + 1) & (ts->cap - 1);
+  return &ts->slots[i];
+}
+
+Type *ir_type_shared(Graph *g, const Type *t) {
+  if (t->kind != TY_TENSOR || t->elem || t->elems || t->nelems || t->name) return ir_type_copy(g->arena, t);
+  TypeSet *ts = g->types;
+  if ((ts->n + 1) * 2 > ts->cap) {
+    TypeSet big = *ts;
+    big.cap = ts->cap ? ts->cap * 2 : 64;
+    big.slots = calloc(big.cap, sizeof *big.slots);
+    if (!big.slots) {
+      fputs("mc: out of memory\n", stderr);
+      abort();
+    }
+    for (size_t i = 0; i < ts->cap; i++)
+      if (ts->slots[i]) *types_slot(&big, ts->slots[i]) = ts->slots[i];
+    free(ts->slots);
+    *ts = big;
+  }
+  Type **s = types_slot(ts, t);
+  if (!*s) {
+    *s = arena_memdup(g->arena, t, sizeof *t);
+    ts->n++;
+  }
+  return *s;
+}
+
+Type *ir_type_scalar(Graph *g, TypeKind k) {
+  if (k < TY_INT || k > TY_DEVICE) return ir_type_new(g->arena, k);
+  TypeSet *ts = g->types;
+  if (!ts->scalar[k]) ts->scalar[k] = ir_type_new(g->arena, k);
+  return ts->scalar[k];
+}
+
 /* ---- graphs ------------------------------------------------------------------------------ */
 Graph *ir_graph_new(const char *path) {
   Arena *a = arena_new();
@@ -158,7 +225,8 @@ Graph *ir_graph_new(const char *path) {
     abort();
   }
   g->uses = calloc(1, sizeof *g->uses);
-  if (!g->uses) {
+  g->types = calloc(1, sizeof *g->types);
+  if (!g->uses || !g->types) {
     fputs("mc: out of memory\n", stderr);
     abort();
   }
@@ -174,6 +242,8 @@ void ir_graph_free(Graph *g) {
   free(g->names);
   free(g->uses->cnt);
   free(g->uses);
+  free(g->types->slots);
+  free(g->types);
   arena_free(g->arena);
 }
 
@@ -287,7 +357,9 @@ Block *ir_node_add_block(Node *n) {
 }
 
 Attr *ir_node_add_attr(Node *n, const char *name, AttrKind k) {
-  n->attrs = grow(n->graph->arena, n->attrs, n->nattrs, sizeof(Attr));
+  /* most nodes with attributes have one (a constant's value): start at one, then double */
+  if (n->nattrs == 0) n->attrs = arena_alloc(n->graph->arena, sizeof(Attr));
+  else n->attrs = grow(n->graph->arena, n->attrs, n->nattrs, sizeof(Attr));
   Attr *a = &n->attrs[n->nattrs++];
   memset(a, 0, sizeof *a);
   a->name = arena_strdup(n->graph->arena, name);
@@ -444,7 +516,7 @@ bool ir_constant_is_none(const Value *v) {
 }
 
 static Node *const_node(Graph *g, TypeKind tk, SrcLoc loc) {
-  Type *t = ir_type_new(g->arena, tk);
+  Type *t = tk == TY_LIST ? ir_type_new(g->arena, tk) : ir_type_scalar(g, tk);
   Node *n = ir_node_new(g, "prim::Constant", NULL, 0, 1, &t);
   n->loc = loc;
   n->outputs[0]->loc = loc;

@@ -206,10 +206,18 @@ struct Graph {
   bool has_self;       /* top->params[0] is the module (%self) */
   struct NameSet *names; /* value name -> Value, for unique naming and lookup */
   struct UseIndex *uses; /* use count per value id, built on demand (ir_count_uses) */
+  struct TypeSet *types; /* shared types (ir_type_shared, ir_type_scalar) */
 };
 
 Graph *ir_graph_new(const char *path);
 void ir_graph_free(Graph *g);
+
+/* Shared types, so that a million values of one type hold one Type: the graph's copy of tensor
+ * type t (kind TY_TENSOR without elem/elems/name; other types are copied unshared), and the one
+ * Type of a scalar kind (TY_INT, TY_FLOAT, TY_BOOL, TY_NONE, TY_STR, TY_DEVICE). A shared type
+ * is never modified: give a value a new type instead. */
+Type *ir_type_shared(Graph *g, const Type *t);
+Type *ir_type_scalar(Graph *g, TypeKind k);
 
 /* A fresh value. `name` NULL gives a numbered name; a name already taken gets a ".N" suffix
  * (as TorchScript does), so names stay unique. */

@@ -163,9 +163,14 @@ static void ts_name_grow(TsParser *P) {
   TsName *old = P->tab;
   size_t oldcap = P->cap;
   P->cap = oldcap ? oldcap * 2 : 256;
-  P->tab = arena_alloc(P->a, P->cap * sizeof *P->tab);
+  P->tab = calloc(P->cap, sizeof *P->tab); /* freed when the parse ends, not kept in the arena */
+  if (!P->tab) {
+    fputs("mc: out of memory\n", stderr);
+    abort();
+  }
   for (size_t i = 0; i < oldcap; i++)
     if (old[i].name) *ts_name_slot(P, old[i].name) = old[i];
+  free(old);
 }
 
 /* Fails unless `name` is still free (ir_value_new would silently rename it). */
@@ -1419,8 +1424,10 @@ Graph *ts_parse_string(const char *path, const char *text, size_t len, Diag *d) 
   if (setjmp(P->jb) == 0) {
     ts_advance(P);
     ts_graph(P);
+    free(P->tab);
     return g;
   }
+  free(P->tab);
   for (int i = 0; i < d->nfiles; i++)
     if (d->files[i] == sf) {
       memmove(&d->files[i], &d->files[i + 1], (size_t)(d->nfiles - i - 1) * sizeof d->files[0]);

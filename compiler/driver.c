@@ -3,8 +3,10 @@
  *
  * Invariants of output files: an output never replaces an input (the files drv_load and
  * drv_note_input saw, compared by st_dev/st_ino) nor anything but a regular file; until it is
- * committed it is a temporary beside its target, registered so that SIGINT, SIGTERM, SIGHUP
- * and SIGQUIT remove it (the handler only calls unlink, raise and sigaction: async-signal-safe). */
+ * committed it is a temporary in its target's folder: unnamed where the system has O_TMPFILE
+ * (nothing is left behind, even by SIGKILL), else a name registered so that SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT remove it (the handler only calls unlink, raise and sigaction:
+ * async-signal-safe). An unnamed temporary gets its name just before the rename. */
 #include "driver.h"
 
 #include "frontend/json.h"
@@ -14,6 +16,7 @@
 #include "ir/file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +145,26 @@ bool drv_load(const char *path, Diag *d, Loaded *out) {
   return true;
 }
 
+/* An unnamed temporary in path's folder (Linux O_TMPFILE): a SIGKILL cannot leave it behind.
+ * It gets a name only at commit, through /proc/self/fd. -1 where either is missing. */
+static int drv_open_unnamed(const char *path) {
+#ifdef O_TMPFILE
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  if (!dir) return -1;
+  int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666); /* the mode a plain fopen gives */
+  free(dir);
+  if (fd >= 0 && access("/proc/self/fd", X_OK) != 0) {
+    close(fd);
+    fd = -1;
+  }
+  return fd;
+#else
+  (void)path;
+  return -1;
+#endif
+}
+
 bool drv_out_open(OutFile *o, const char *path, Diag *d) {
   memset(o, 0, sizeof *o);
   if (strcmp(path, "-") == 0) {
@@ -153,25 +176,37 @@ bool drv_out_open(OutFile *o, const char *path, Diag *d) {
   o->path = strdup(path);
   size_t n = strlen(path) + 16;
   o->tmp = malloc(n);
-  if (!o->path || !o->tmp) return false;
-  snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
-  int fd = mkstemp(o->tmp);
-  if (fd < 0) {
-    diag_error(d, (SrcLoc){path, 0, 0}, "cannot create output file: %s", strerror(errno));
+  if (!o->path || !o->tmp) {
     free(o->path);
     free(o->tmp);
     o->path = o->tmp = NULL;
+    diag_error(d, (SrcLoc){path, 0, 0}, "out of memory");
     return false;
   }
-  drv_tmp_register(o->tmp, true);
-  mode_t mask = umask(0); /* mkstemp made it 0600: give it the mode a plain fopen would */
-  umask(mask);
-  (void)fchmod(fd, 0666 & ~mask);
+  snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
+  int fd = drv_open_unnamed(path);
+  o->unnamed = fd >= 0;
+  if (fd < 0) {
+    fd = mkstemp(o->tmp);
+    if (fd < 0) {
+      diag_error(d, (SrcLoc){path, 0, 0}, "cannot create output file: %s", strerror(errno));
+      free(o->path);
+      free(o->tmp);
+      o->path = o->tmp = NULL;
+      return false;
+    }
+    drv_tmp_register(o->tmp, true);
+    mode_t mask = umask(0); /* mkstemp made it 0600: give it the mode a plain fopen would */
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);
+  }
   o->f = fdopen(fd, "w");
   if (!o->f) {
     close(fd);
-    unlink(o->tmp);
-    drv_tmp_register(o->tmp, false);
+    if (!o->unnamed) {
+      unlink(o->tmp);
+      drv_tmp_register(o->tmp, false);
+    }
     free(o->path);
     free(o->tmp);
     o->path = o->tmp = NULL;
@@ -180,21 +215,82 @@ bool drv_out_open(OutFile *o, const char *path, Diag *d) {
   return true;
 }
 
+/* Copies an unnamed temporary into a named one (mkstemp), where linking it is refused. */
+static bool drv_copy_unnamed(OutFile *o) {
+  int in = fileno(o->f), out = mkstemp(o->tmp);
+  if (out < 0) return false;
+  drv_tmp_register(o->tmp, true);
+  mode_t mask = umask(0);
+  umask(mask);
+  (void)fchmod(out, 0666 & ~mask);
+  char buf[1 << 16];
+  off_t at = 0;
+  for (;;) {
+    ssize_t k = pread(in, buf, sizeof buf, at);
+    if (k < 0 && errno == EINTR) continue;
+    if (k == 0) break;
+    if (k < 0 || write(out, buf, (size_t)k) != k) {
+      int e = errno;
+      close(out);
+      unlink(o->tmp);
+      drv_tmp_register(o->tmp, false);
+      errno = e;
+      return false;
+    }
+    at += k;
+  }
+  if (close(out) != 0) {
+    unlink(o->tmp);
+    drv_tmp_register(o->tmp, false);
+    return false;
+  }
+  return true;
+}
+
+/* Gives an unnamed temporary the name o->tmp (a fresh one beside the target); false with
+ * errno on failure. Registered first: a signal between this and the rename removes it. */
+static bool drv_name_unnamed(OutFile *o) {
+  char proc[64];
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(o->f));
+  size_t n = strlen(o->tmp);
+  for (unsigned k = 0; k < 1000; k++) {
+    snprintf(o->tmp + n - 6, 7, "%06u", ((unsigned)getpid() * 7919u + k) % 1000000u);
+    drv_tmp_register(o->tmp, true);
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0) return true;
+    int e = errno;
+    drv_tmp_register(o->tmp, false);
+    if (e != EEXIST) break;
+  }
+  memcpy(o->tmp + n - 6, "XXXXXX", 6);
+  return drv_copy_unnamed(o);
+}
+
 bool drv_out_commit(OutFile *o, Diag *d) {
   if (o->is_stdout) return fflush(stdout) == 0;
-  bool ok = !ferror(o->f);
-  ok = (fclose(o->f) == 0) && ok;
+  bool ok = fflush(o->f) == 0 && !ferror(o->f);
+  bool named = !o->unnamed;
+  if (ok && o->unnamed) {
+    named = drv_name_unnamed(o);
+    if (!named) {
+      diag_error(d, (SrcLoc){o->path, 0, 0}, "cannot write output file: %s", strerror(errno));
+      ok = false;
+    }
+  }
+  bool closed = fclose(o->f) == 0;
   o->f = NULL;
-  if (ok && !drv_out_allowed(o->path, d)) { /* became an input or a device meanwhile */
+  if (ok && !closed) {
+    diag_error(d, (SrcLoc){o->path, 0, 0}, "error writing output file");
+    ok = false;
+  } else if (ok && !drv_out_allowed(o->path, d)) { /* became an input or a device meanwhile */
     ok = false;
   } else if (ok && rename(o->tmp, o->path) != 0) {
     diag_error(d, (SrcLoc){o->path, 0, 0}, "cannot write output file: %s", strerror(errno));
     ok = false;
-  } else if (!ok) {
+  } else if (!ok && named) {
     diag_error(d, (SrcLoc){o->path, 0, 0}, "error writing output file");
   }
-  if (!ok) unlink(o->tmp);
-  drv_tmp_register(o->tmp, false);
+  if (!ok && named) unlink(o->tmp);
+  if (named) drv_tmp_register(o->tmp, false);
   free(o->path);
   free(o->tmp);
   o->path = o->tmp = NULL;
@@ -203,9 +299,11 @@ bool drv_out_commit(OutFile *o, Diag *d) {
 
 void drv_out_abort(OutFile *o) {
   if (o->is_stdout || !o->tmp) return;
-  if (o->f) fclose(o->f);
-  unlink(o->tmp);
-  drv_tmp_register(o->tmp, false);
+  if (o->f) fclose(o->f); /* an unnamed temporary vanishes with its descriptor */
+  if (!o->unnamed) {
+    unlink(o->tmp);
+    drv_tmp_register(o->tmp, false);
+  }
   free(o->path);
   free(o->tmp);
   memset(o, 0, sizeof *o);

@@ -28,12 +28,13 @@ bool drv_out_allowed(const char *path, Diag *d);
 
 /* An output file written to a temporary beside it and renamed into place on commit, so an
  * error never leaves a half-written file, and a SIGINT/SIGTERM/SIGHUP/SIGQUIT removes the
- * temporary. Refused (drv_out_allowed) when the path is an input or not a regular file.
+ * temporary (on Linux it has no name until the commit: not even SIGKILL leaves it behind). Refused (drv_out_allowed) when the path is an input or not a regular file.
  * "-" writes to stdout. */
 typedef struct OutFile {
   FILE *f;
   char *path, *tmp;
   bool is_stdout;
+  bool unnamed; /* an O_TMPFILE temporary: named tmp only at commit */
 } OutFile;
 bool drv_out_open(OutFile *o, const char *path, Diag *d);
 bool drv_out_commit(OutFile *o, Diag *d); /* closes; false on a write error */

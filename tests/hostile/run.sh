@@ -8,8 +8,8 @@
 #  - writing: an output that is an input (also through a symlink or a hard link) or not a
 #    regular file is refused, and the input is intact; output names that cannot be written in
 #    #include "..." are usage errors;
-#  - interrupted compiles: SIGTERM/SIGINT leave no temporary, and a mixed set of outputs fails
-#    to build or to create with a clear message.
+#  - interrupted compiles: SIGTERM/SIGINT (and on Linux SIGKILL) leave no temporary, and a
+#    mixed set of outputs fails to build or to create with a clear message.
 # Env: MC (mc binary), BUILD (for libmcrt.a), CC, CLANG (optional second compiler), SAN (the
 # sanitizer flags libmcrt.a was built with, as in `make asan`).
 MC=${MC:-build/mc}
@@ -199,18 +199,26 @@ cmp -s runout/output_0.npy in.keep && ok || bad "mc run replaced its input"
 mkdir -p "$tmp/sig"
 cd "$tmp/sig" || exit 1
 $PY "$here/gen_models.py" weights . big 1 16384 # 8 MiB of weights, written inline: seconds of output
-for s in TERM INT; do
+for s in TERM INT KILL; do
   # a background job of a script starts with SIGINT ignored (mc then keeps it so): undo that
   $PY -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
     "$MC" compile big.json -o big.c --weights=inline &
   pid=$!
+  # writing: a named temporary, or (Linux, O_TMPFILE) an unnamed one open in /proc/PID/fd
   i=0
-  while [ $i -lt 400 ] && ! ls | grep -q 'tmp'; do sleep 0.02; i=$((i + 1)); done
+  while [ $i -lt 400 ] && ! ls | grep -q 'tmp' && ! ls -l /proc/$pid/fd 2>/dev/null | grep -q 'deleted'; do
+    sleep 0.02
+    i=$((i + 1))
+  done
+  named=$(ls | grep -c 'tmp')
   kill -$s $pid
   wait $pid
   rc=$?
-  if ls | grep -q 'tmp'; then bad "SIG$s: temporaries left: $(ls | grep tmp)"
-  elif [ $rc -lt 128 ] && [ $i -lt 400 ]; then bad "SIG$s: exit status $rc"
+  if [ $i -ge 400 ]; then bad "SIG$s: the compile was never seen writing"
+  elif [ $rc -lt 128 ]; then bad "SIG$s: exit status $rc"
+  elif [ $s = KILL ] && [ "$named" -gt 0 ]; then ok # no O_TMPFILE here: SIGKILL cannot be cleaned up after
+  elif ls | grep -q 'tmp'; then bad "SIG$s: temporaries left: $(ls | grep tmp)"
+  elif [ -e big.c ] || [ -e big.h ]; then bad "SIG$s: outputs written"
   else ok; fi
 done
 # a mixed set of outputs: an old header, an old C file or an old weights file beside new ones

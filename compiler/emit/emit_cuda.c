@@ -950,6 +950,61 @@ static bool cu_batch_norm(Cu *e, const Node *n, const char *arg) {
   return true;
 }
 
+/* sum / mean (arg "sum" / "mean"): over the dims listed (none or [] = all), keepdim only
+ * changes the shape; x is read in place with its strides. sum(self, dtype) and
+ * sum(self, dim, keepdim, dtype); a dtype other than float32 is refused. */
+static bool cu_reduce(Cu *e, const Node *n, const char *arg) {
+  const CuDesc *y = cu_out(e, n, 0), *x = cu_tensor(e, n, 0, false);
+  if (!y || !x) return false;
+  int64_t dims[IR_MAX_DIMS], keep = 0;
+  int nd = 0, dt_at = 1;
+  if (n->ninputs > 2) {
+    if (!cu_arg_ints(e, n, 1, dims, &nd) || !cu_arg_i(e, n, 2, 0, &keep)) return false;
+    dt_at = 3;
+  }
+  if (n->ninputs > dt_at && !ir_constant_is_none(n->inputs[dt_at])) {
+    int64_t dt;
+    if (!ir_constant_int(n->inputs[dt_at], &dt) || dt != 6) return cu_unsupported(e, n, "(with a dtype other than float32)");
+  }
+  bool red[IR_MAX_DIMS] = {false};
+  for (int i = 0; i < nd; i++) {
+    int64_t d = dims[i] < 0 ? dims[i] + (x->ndim ? x->ndim : 1) : dims[i];
+    if (d < 0 || d >= (x->ndim ? x->ndim : 1)) return cu_unsupported(e, n, "(dim out of range)");
+    if (x->ndim) red[d] = true;
+  }
+  int nk = 0, nr = 0;
+  int64_t ks[IR_MAX_DIMS], kt[IR_MAX_DIMS], rs[IR_MAX_DIMS], rt[IR_MAX_DIMS], nout = 1, nred = 1;
+  for (int i = 0; i < x->ndim; i++) {
+    if (nd == 0 || red[i]) {
+      rs[nr] = x->shape[i], rt[nr++] = x->st[i];
+      nred *= x->shape[i];
+    } else {
+      ks[nk] = x->shape[i], kt[nk++] = x->st[i];
+      nout *= x->shape[i];
+    }
+  }
+  if (cu_numel(y) != nout) return cu_unsupported(e, n, "(output shape)");
+  fputs("  {\n", e->c);
+  fprintf(e->c, "    mcu_red g_ = {%d, %d, ", nk, nr);
+  cu_dims(e->c, nk, ks);
+  fputs(", ", e->c);
+  cu_dims(e->c, nk, kt);
+  fputs(", ", e->c);
+  cu_dims(e->c, nr, rs);
+  fputs(", ", e->c);
+  cu_dims(e->c, nr, rt);
+  fprintf(e->c, ", %lld, %lld, ", (long long)nout, (long long)nred);
+  cu_float(e->c, !strcmp(arg, "mean") ? (double)nred : 1.0);
+  fputs("};\n    MCU_TRY(mcu_reduce(s_, ", e->c);
+  cu_fptr(e, x);
+  fputs(", ", e->c);
+  cu_fptr(e, y);
+  fputs(", g_), ", e->c);
+  cu_loc(e, n);
+  fputs(");\n  }\n", e->c);
+  return true;
+}
+
 /* ---- the table: ops with a CUDA implementation --------------------------------------------- */
 typedef struct CuOp {
   const char *name;
@@ -1013,6 +1068,8 @@ static const CuOp cu_ops[] = {
     {"aten::avg_pool1d", cu_pool, "avg"},
     {"aten::adaptive_avg_pool2d", cu_pool, "adaptive"},
     {"aten::adaptive_avg_pool1d", cu_pool, "adaptive"},
+    {"aten::sum", cu_reduce, "sum"},
+    {"aten::mean", cu_reduce, "mean"},
     {"aten::softmax", cu_softmax, "soft"},
     {"aten::log_softmax", cu_softmax, "log"},
     {"aten::layer_norm", cu_layer_norm, NULL},
@@ -1473,8 +1530,8 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   fprintf(c, "\n/* ---- run: arena %zu bytes (%zu planned + %zu scratch) ---- */\n", arena, e.plan.arena_bytes,
           e.scratch_max);
   fprintf(c, "static int %s_run(const mc_cuda_ctx *cx, void *const *in, void *arena, const void *weights, void **out, char *err) {\n", name);
-  fputs("  cudaStream_t s_ = (cudaStream_t)cx->stream;\n  cublasHandle_t h_ = (cublasHandle_t)cx->blas;\n"
-        "  char *A_ = (char *)arena;\n  char *W_ = (char *)weights;\n"
+  fputs("  cudaStream_t s_ MCK_UNUSED = (cudaStream_t)cx->stream;\n  cublasHandle_t h_ MCK_UNUSED = (cublasHandle_t)cx->blas;\n"
+        "  char *A_ MCK_UNUSED = (char *)arena;\n  char *W_ MCK_UNUSED = (char *)weights;\n"
         "  (void)s_;\n  (void)h_;\n  (void)A_;\n  (void)W_;\n  (void)in;\n  (void)err;\n", c);
   fwrite(body, 1, body_len, c);
   free(body);

@@ -125,6 +125,16 @@ if [ -n "$SAN" ]; then
 fi
 ${MAKE:-make} -s BUILD="$BUILD" "$BUILD/libmcrt_cuda.a"
 ARCH="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+# models of tests/cuda/emu.py without GEMMs or weights, with the block reduction
+for name in elementwise dce_sgd_traced; do
+  d="$ROOT/$BUILD/cuda-emu/$name"
+  [ -f "$d/model.cu" ] || continue
+  if (cd "$d" && "$NVCC" $ARCH -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$ROOT/runtime" -c model.cu -o model_nvcc.o) >"$d/nvcc.log" 2>&1; then
+    echo "cuda: $name (emulated above) also builds with nvcc for sm_80+sm_90: ok"
+  else
+    echo "cuda: $name under nvcc: FAIL"; cat "$d/nvcc.log"; fail=1
+  fi
+done
 if "$NVCC" $ARCH -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -c tests/cuda/emu_kernels.cu \
      -o "$OUT/emu_kernels_nvcc.o" >"$OUT/emu_kernels_nvcc.log" 2>&1; then
   echo "cuda: emu_kernels.cu is valid CUDA (nvcc, sm_80+sm_90): ok"

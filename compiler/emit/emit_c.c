@@ -798,7 +798,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   fputs("static inline MCK_UNUSED int64_t mck_arg_i(mck_arg a) { return a.kind == MCK_FLOAT ? (int64_t)a.u.f : a.u.i; }\n", c);
   fputs("static inline MCK_UNUSED double mck_arg_fv(mck_arg a) { return a.kind == MCK_FLOAT ? a.u.f : (double)a.u.i; }\n", c);
   fputs("#define mck_arg_f(a) mck_arg_fv(a)\n", c);
-  fputs("static int mc_fail_(char *err, const mck_ctx *ctx, const char *where) {\n"
+  fputs("static MCK_UNUSED int mc_fail_(char *err, const mck_ctx *ctx, const char *where) {\n"
         "  snprintf(err, 256, \"%.120s: %.120s\", where, ctx->err[0] ? ctx->err : \"kernel failed\");\n"
         "  return -1;\n}\n\n",
         c);
@@ -853,7 +853,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   /* run function */
   fprintf(c, "\n/* ---- run ---- */\nstatic int %s_run(void *const *in, void *arena_, void **out, char *err) {\n", name);
   fputs("  char *arena = (char *)arena_;\n  mck_ctx ctx;\n  memset(&ctx, 0, sizeof ctx);\n  ctx.nthreads = mc_runtime_num_threads();\n", c);
-  fputs("  (void)arena;\n  (void)in;\n", c);
+  fputs("  (void)arena;\n  (void)in;\n  (void)err;\n", c);
   if (e.blob_bytes > 0) fprintf(c, "  %s_weights_prepare_();\n", name);
   for (int i = 0; i < top->nparams; i++) {
     const Value *v = top->params[i];
@@ -865,6 +865,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     char data[32];
     snprintf(data, sizeof data, "in[%d]", i);
     declare_tensor(&e, v, data);
+    fprintf(c, "  (void)t_%d; /* an input may go unread */\n", v->id);
   }
   for (int k = 0; k < e.plan.nnodes; k++) {
     const Node *n = e.plan.order[k];

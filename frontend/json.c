@@ -867,6 +867,8 @@ static bool json_graph_input(JsonCtx *c, const cJSON *e) {
     Type *nt = ir_type_tensor(c->a, dt, ndim, shape);
     nt->requires_grad = ty->requires_grad >= 0 ? ty->requires_grad : 0;
     nt->device = ty->device ? ty->device : "cpu";
+    if (ty->has_strides && ty->ndim == ndim) /* ir_verify checks them */
+      memcpy(nt->strides, ty->strides, sizeof nt->strides);
     ty = nt;
   }
   ir_block_add_param(c->g->top, ty, name)->loc = json_item_loc(c, e);
@@ -895,6 +897,33 @@ static bool json_structure(JsonCtx *c, const cJSON *it, int depth) {
   for (size_t i = 0; i < sizeof leaves / sizeof leaves[0]; i++)
     if (strcmp(k, leaves[i]) == 0) return true;
   return json_err(c, cJSON_GetObjectItemCaseSensitive(it, "kind"), "unknown output kind \"%s\"", k);
+}
+
+/* Leaves of an output structure already checked by json_structure. */
+static long json_structure_leaves(const cJSON *it, int depth) {
+  const cJSON *k = cJSON_GetObjectItemCaseSensitive(it, "kind");
+  if (depth > 200 || !cJSON_IsString(k) || (strcmp(k->valuestring, "tuple") != 0 &&
+                                            strcmp(k->valuestring, "list") != 0))
+    return 1;
+  long n = 0;
+  for (const cJSON *e = cJSON_GetObjectItemCaseSensitive(it, "elems")->child; e; e = e->next)
+    n += json_structure_leaves(e, depth + 1);
+  return n;
+}
+
+/* Leaves a value of type t flattens to, or -1 when the type does not tell (lists, Optional). */
+static long json_type_leaves(const Type *t, int depth) {
+  if (!t || depth > JSON_MAX_TYPE_DEPTH || t->kind == TY_LIST || t->kind == TY_OPTIONAL ||
+      t->kind == TY_ANY)
+    return -1;
+  if (t->kind != TY_TUPLE) return 1;
+  long n = 0;
+  for (int i = 0; i < t->nelems; i++) {
+    long k = json_type_leaves(t->elems[i], depth + 1);
+    if (k < 0) return -1;
+    n += k;
+  }
+  return n;
 }
 
 static char *json_sibling_path(Arena *a, const char *json_path, const char *file) {
@@ -962,6 +991,17 @@ static bool json_build(JsonCtx *c, const cJSON *root) {
   }
   const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "output_structure");
   if (st && !json_structure(c, st, 0)) return false;
+  if (st) { /* its leaves are the outputs, flattened */
+    long want = 0;
+    for (int i = 0; i < top->nrets && want >= 0; i++) {
+      long n = json_type_leaves(top->rets[i]->type, 0);
+      want = n < 0 ? -1 : want + n;
+    }
+    long have = json_structure_leaves(st, 0);
+    if (want >= 0 && have != want)
+      return json_err(c, st, "output structure has %ld leaves, but the graph's outputs flatten to %ld",
+                      have, want);
+  }
   return true;
 }
 
@@ -999,6 +1039,136 @@ static size_t json_bad_byte(const char *text, size_t len) {
   return len;
 }
 
+/* RFC 8259's grammar, checked over text that cJSON has accepted: cJSON also takes numbers with
+ * leading zeros or a bare '.', control characters inside strings and "\u0000", which would
+ * cut a name short. Returns the offset of the first offence (and what it is), or len. Nesting
+ * is cJSON's (at most 1000 deep), so the explicit stack below is bounded. */
+static size_t json_strict(const char *s, size_t len, const char **why) {
+  char stack[JSON_MAX_PATH]; /* '[', '{' (a member name next) or 'v' (in a member value) */
+  int depth = 0;
+  size_t i = 0;
+  bool want_value = true; /* a value is next (else ',' or a closer) */
+#define JS_WS() while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++
+#define JS_FAIL(msg) do { *why = (msg); return i; } while (0)
+  for (;;) {
+    JS_WS();
+    if (want_value) {
+      if (i >= len) JS_FAIL("unexpected end of file");
+      char ch = s[i];
+      if (ch == '{' || ch == '[') {
+        if (depth >= (int)sizeof stack) JS_FAIL("nested too deeply");
+        stack[depth++] = ch;
+        i++;
+        JS_WS();
+        if (i < len && s[i] == (ch == '{' ? '}' : ']')) {
+          depth--;
+          i++;
+          want_value = false;
+          if (!depth) break;
+          continue;
+        }
+        if (ch == '{' && (i >= len || s[i] != '"')) JS_FAIL("expected a member name");
+        continue; /* an object's first member name is read as a value, then ':' below */
+      }
+      if (ch == '"') {
+        for (i++; i < len && s[i] != '"'; i++) {
+          unsigned char u = (unsigned char)s[i];
+          if (u < 0x20) JS_FAIL("control character inside a string (escape it)");
+          if (u != '\\') continue;
+          i++;
+          if (i >= len) JS_FAIL("unexpected end of file");
+          if (strchr("\"\\/bfnrt", s[i]) && s[i]) continue;
+          if (s[i] != 'u') JS_FAIL("bad escape in a string");
+          unsigned cp = 0;
+          for (int k = 1; k <= 4; k++) {
+            char h = i + (size_t)k < len ? s[i + (size_t)k] : 0;
+            int dv = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                   : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+            if (dv < 0) JS_FAIL("bad \\u escape in a string");
+            cp = cp * 16 + (unsigned)dv;
+          }
+          if (cp == 0) JS_FAIL("\\u0000 inside a string (NUL characters are not allowed)");
+          bool high = cp >= 0xD800 && cp <= 0xDBFF;
+          if (cp >= 0xDC00 && cp <= 0xDFFF) JS_FAIL("unpaired surrogate in a \\u escape");
+          i += 4;
+          if (high) {
+            if (i + 6 >= len || s[i + 1] != '\\' || s[i + 2] != 'u')
+              JS_FAIL("unpaired surrogate in a \\u escape");
+            unsigned lo = (unsigned)strtoul((char[5]){s[i + 3], s[i + 4], s[i + 5], s[i + 6], 0},
+                                            NULL, 16);
+            if (lo < 0xDC00 || lo > 0xDFFF) JS_FAIL("unpaired surrogate in a \\u escape");
+            i += 6;
+          }
+        }
+        if (i >= len) JS_FAIL("unexpected end of file");
+        i++;
+        if (depth && stack[depth - 1] == '{') {
+          /* a member name: ':' and the member's value follow */
+          JS_WS();
+          if (i >= len || s[i] != ':') JS_FAIL("expected ':' after a member name");
+          i++;
+          stack[depth - 1] = 'v'; /* in a member value */
+          continue;
+        }
+      } else if (ch == '-' || (ch >= '0' && ch <= '9')) {
+        if (ch == '-') i++;
+        if (i < len && s[i] == '0') {
+          i++;
+          if (i < len && s[i] >= '0' && s[i] <= '9') JS_FAIL("number with a leading zero");
+        } else if (i < len && s[i] >= '1' && s[i] <= '9') {
+          while (i < len && s[i] >= '0' && s[i] <= '9') i++;
+        } else {
+          JS_FAIL("bad number");
+        }
+        if (i < len && s[i] == '.') {
+          i++;
+          if (i >= len || s[i] < '0' || s[i] > '9') JS_FAIL("bad number: a digit must follow '.'");
+          while (i < len && s[i] >= '0' && s[i] <= '9') i++;
+        }
+        if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+          i++;
+          if (i < len && (s[i] == '+' || s[i] == '-')) i++;
+          if (i >= len || s[i] < '0' || s[i] > '9') JS_FAIL("bad number: bad exponent");
+          while (i < len && s[i] >= '0' && s[i] <= '9') i++;
+        }
+      } else if (len - i >= 4 && memcmp(s + i, "true", 4) == 0) {
+        i += 4;
+      } else if (len - i >= 5 && memcmp(s + i, "false", 5) == 0) {
+        i += 5;
+      } else if (len - i >= 4 && memcmp(s + i, "null", 4) == 0) {
+        i += 4;
+      } else {
+        JS_FAIL("expected a value");
+      }
+      if (!depth) break;
+      want_value = false;
+      continue;
+    }
+    /* after a value inside a container */
+    if (i >= len) JS_FAIL("unexpected end of file");
+    char top = stack[depth - 1] == '[' ? '[' : '{';
+    if (s[i] == ',') {
+      i++;
+      JS_WS();
+      if (i < len && (s[i] == ']' || s[i] == '}')) JS_FAIL("trailing comma");
+      if (top == '{') {
+        if (i >= len || s[i] != '"') JS_FAIL("expected a member name");
+        stack[depth - 1] = '{'; /* a member name next */
+      }
+      want_value = true;
+      continue;
+    }
+    if (s[i] != (top == '{' ? '}' : ']')) JS_FAIL("expected ',' or the end of the container");
+    i++;
+    if (--depth == 0) break;
+  }
+  JS_WS();
+  if (i < len) JS_FAIL("text after the top-level value");
+  return len;
+#undef JS_WS
+#undef JS_FAIL
+}
+
 static Graph *json_parse_owned(Graph *g, const char *text, size_t len, Diag *d,
                                const char ***deps_out, int *ndeps_out) {
   JsonCtx c = {.d = d, .g = g, .a = g->arena, .path = g->path, .text = text, .len = len};
@@ -1032,8 +1202,14 @@ static Graph *json_parse_owned(Graph *g, const char *text, size_t len, Diag *d,
     diag_error(d, json_offset_loc(&c, (size_t)(end - text)), "invalid JSON: %s after the top-level value",
                *end ? "text" : "NUL byte");
   } else {
-    json_locs_build(&c, root, text + start);
-    ok = json_build(&c, root);
+    const char *why = NULL;
+    size_t off = start + json_strict(text + start, len - start, &why);
+    if (off < len || why) {
+      diag_error(d, json_offset_loc(&c, off < len ? off : len), "invalid JSON: %s", why);
+    } else {
+      json_locs_build(&c, root, text + start);
+      ok = json_build(&c, root);
+    }
   }
   cJSON_Delete(root);
   free(c.locs);

@@ -1077,6 +1077,7 @@ static bool ts_iv_to_attr(TsParser *P, Node *n, const char *name, const Iv *v, c
       ir_node_add_attr(n, name, ATTR_NONE);
       return true;
     case IV_INT:
+      if (tk == TY_BOOL && v->i != 0 && v->i != 1) return false; /* bools print as 0 or 1 */
       if (tk == TY_FLOAT) {
         ir_node_add_attr(n, name, ATTR_FLOAT)->f = (double)v->i;
       } else {

@@ -9,6 +9,7 @@ MC="${MC:-build/mc}" "$PYTHON" tests/json/test_export.py
 sh tests/e2e/raise.sh
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" sh tests/types/run.sh
 sh tests/errors/run.sh
+sh tests/errors/ub.sh
 sh tests/hostile/run.sh
 sh tests/run/test_run.sh
 sh tests/dumpir/run.sh

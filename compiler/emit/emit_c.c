@@ -53,6 +53,17 @@ static const char *mck_dtype_macro(DType t) {
 
 static void put_cstring(FILE *f, const char *s) { emit_text_string(f, s); }
 
+/* An int64 as a C literal: INT64_MIN has none (INT64_C(-9223372036854775808) is the negation
+ * of a literal too large for int64_t). The text lives until the next few calls. */
+static const char *i64_lit(int64_t x) {
+  static char buf[4][32];
+  static int k;
+  char *b = buf[k++ & 3];
+  if (x == INT64_MIN) snprintf(b, 32, "INT64_MIN");
+  else snprintf(b, 32, "INT64_C(%lld)", (long long)x);
+  return b;
+}
+
 static void put_double(FILE *f, double x) {
   if (isnan(x)) fputs("NAN", f);
   else if (isinf(x)) fputs(x > 0 ? "INFINITY" : "-INFINITY", f);
@@ -354,7 +365,7 @@ static void put_arg(Emitter *e, const Value *v) {
       return;
     }
     switch (a->kind) {
-    case ATTR_INT: fprintf(f, "{MCK_INT, 0, {.i = INT64_C(%lld)}}", (long long)a->i); return;
+    case ATTR_INT: fprintf(f, "{MCK_INT, 0, {.i = %s}}", i64_lit(a->i)); return;
     case ATTR_BOOL: fprintf(f, "{MCK_BOOL_ARG, 0, {.i = %d}}", a->i != 0); return;
     case ATTR_FLOAT:
       fputs("{MCK_FLOAT, 0, {.f = ", f);
@@ -368,7 +379,7 @@ static void put_arg(Emitter *e, const Value *v) {
       return;
     case ATTR_INTS: case ATTR_BOOLS:
       fprintf(f, "{%s, %d, {.ints = (int64_t[]){", a->kind == ATTR_INTS ? "MCK_INTS" : "MCK_BOOLS", a->n);
-      for (int i = 0; i < a->n; i++) fprintf(f, "%sINT64_C(%lld)", i ? ", " : "", (long long)a->ints[i]);
+      for (int i = 0; i < a->n; i++) fprintf(f, "%s%s", i ? ", " : "", i64_lit(a->ints[i]));
       fprintf(f, "%s}}}", a->n ? "" : "0");
       return;
     case ATTR_FLOATS:
@@ -414,7 +425,7 @@ static void emit_list(Emitter *e, const Node *n) {
       if (i) fputs(", ", f);
       put_double(f, dv);
     } else if (!fl && ir_constant_int(x, &iv)) {
-      fprintf(f, "%sINT64_C(%lld)", i ? ", " : "", (long long)iv);
+      fprintf(f, "%s%s", i ? ", " : "", i64_lit(iv));
     } else {
       fprintf(f, "%s%s(s_%d)", i ? ", " : "", fl ? "mck_arg_f" : "mck_arg_i", x->id);
     }
@@ -516,7 +527,7 @@ static void put_arg_expr(Emitter *e, const Value *v) {
 /* The C expression (an int64_t) of an int or bool scalar value. */
 static void put_int_expr(Emitter *e, const Value *v) {
   int64_t x;
-  if (ir_constant_int(v, &x)) fprintf(e->c, "INT64_C(%lld)", (long long)x);
+  if (ir_constant_int(v, &x)) fprintf(e->c, "%s", i64_lit(x));
   else fprintf(e->c, "mck_arg_i(s_%d)", v->id);
 }
 

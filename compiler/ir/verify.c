@@ -53,6 +53,18 @@ __attribute__((format(printf, 3, 4))) static void vf_err(Vf *v, SrcLoc loc, cons
   v->errors++;
 }
 
+/* An error in the model rather than in the IR (no "invalid IR" prefix). */
+__attribute__((format(printf, 3, 4))) static void vf_model_err(Vf *v, SrcLoc loc, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (!loc.file) loc.file = v->g->path;
+  diag_error(v->d, loc, "%s", msg);
+  v->errors++;
+}
+
 static size_t vf_hash_ptr(const void *p) {
   uintptr_t x = (uintptr_t)p;
   x ^= x >> 17;
@@ -143,6 +155,19 @@ static bool vf_device_ok(const char *s) {
   return true;
 }
 
+static const char *vf_type_text(Vf *v, const Value *x) {
+  return x && x->type ? ir_type_str(v->g->arena, x->type) : "?";
+}
+
+/* Whether the known extents of a tensor type, each counted as at least 1, times its element
+ * size fit in int64: contiguous strides and byte offsets are then exact. */
+static bool vf_extents_fit(const Type *t) {
+  int64_t n = t->dtype >= 0 && t->dtype < DT_COUNT ? (int64_t)ir_dtype_size(t->dtype) : 8;
+  for (int i = 0; i < t->ndim && i < IR_MAX_DIMS; i++)
+    if (t->shape[i] > 1 && __builtin_mul_overflow(n, t->shape[i], &n)) return false;
+  return true;
+}
+
 /* A new definition of x at loc. */
 static void vf_define(Vf *v, const Value *x, SrcLoc loc) {
   if (vf_state(v, x) != VF_UNSEEN) {
@@ -150,8 +175,11 @@ static void vf_define(Vf *v, const Value *x, SrcLoc loc) {
     return;
   }
   if (!x->type) vf_err(v, loc, "value '%%%s' has no type", vf_name(x));
+  else if (x->type->kind == TY_TENSOR && !vf_extents_fit(x->type))
+    vf_model_err(v, loc, "'%%%s' of type %s has extents whose product (empty dims aside) or byte "
+                 "size does not fit in int64", vf_name(x), vf_type_text(v, x));
   else if (x->type->kind == TY_TENSOR && x->type->device && !vf_device_ok(x->type->device))
-    vf_err(v, loc, "'%%%s' is on unknown device '%s' (mc knows cpu, cuda and cuda:N)",
+    vf_model_err(v, loc, "'%%%s' is on unknown device '%s' (mc knows cpu, cuda and cuda:N)",
            vf_name(x), x->type->device);
   if (!x->name || !*x->name) vf_err(v, loc, "value with id %d has no name", x->id);
   else if (!vf_name_add(v, x->name)) vf_err(v, loc, "two values are named '%%%s'", x->name);
@@ -220,9 +248,6 @@ static bool vf_is_cond(const Value *x) {
   return !t || t->kind == TY_BOOL || t->kind == TY_INT || t->kind == TY_ANY;
 }
 
-static const char *vf_type_text(Vf *v, const Value *x) {
-  return x && x->type ? ir_type_str(v->g->arena, x->type) : "?";
-}
 
 static void vf_control(Vf *v, const Node *n) {
   if (ir_node_is(n, "prim::If")) {
@@ -232,7 +257,7 @@ static void vf_control(Vf *v, const Node *n) {
     }
     if (n->ninputs != 1) vf_err(v, n->loc, "prim::If has %d inputs, expected 1", n->ninputs);
     else if (!vf_is_cond(n->inputs[0]))
-      vf_err(v, n->loc, "the condition of prim::If ('%%%s') is %s, expected bool",
+      vf_model_err(v, n->loc, "the condition of prim::If ('%%%s') is %s, expected bool",
              vf_name(n->inputs[0]), vf_type_text(v, n->inputs[0]));
     for (int i = 0; i < 2; i++) {
       const Block *b = n->blocks[i];
@@ -244,7 +269,7 @@ static void vf_control(Vf *v, const Node *n) {
       }
       for (int k = 0; k < b->nrets; k++)
         if (b->rets[k] && n->outputs[k] && !vf_type_fits(n->outputs[k]->type, b->rets[k]->type))
-          vf_err(v, n->loc, "block%d of prim::If returns '%%%s' of type %s as output %d ('%%%s'), "
+          vf_model_err(v, n->loc, "block%d of prim::If returns '%%%s' of type %s as output %d ('%%%s'), "
                  "declared %s", i, vf_name(b->rets[k]), vf_type_text(v, b->rets[k]), k,
                  vf_name(n->outputs[k]), vf_type_text(v, n->outputs[k]));
     }
@@ -270,17 +295,17 @@ static void vf_control(Vf *v, const Node *n) {
              b->nrets, carried + 1);
     const Value *trip = n->inputs[0];
     if (trip && trip->type && trip->type->kind != TY_INT && trip->type->kind != TY_ANY)
-      vf_err(v, n->loc, "the trip count of prim::Loop ('%%%s') is %s, expected int",
+      vf_model_err(v, n->loc, "the trip count of prim::Loop ('%%%s') is %s, expected int",
              vf_name(trip), vf_type_text(v, trip));
     if (!vf_is_cond(n->inputs[1]))
-      vf_err(v, n->loc, "the condition of prim::Loop ('%%%s') is %s, expected bool",
+      vf_model_err(v, n->loc, "the condition of prim::Loop ('%%%s') is %s, expected bool",
              vf_name(n->inputs[1]), vf_type_text(v, n->inputs[1]));
     if (b->nparams >= 1 && b->params[0] && b->params[0]->type &&
         b->params[0]->type->kind != TY_INT && b->params[0]->type->kind != TY_ANY)
-      vf_err(v, n->loc, "the iteration parameter of prim::Loop ('%%%s') is %s, expected int",
+      vf_model_err(v, n->loc, "the iteration parameter of prim::Loop ('%%%s') is %s, expected int",
              vf_name(b->params[0]), vf_type_text(v, b->params[0]));
     if (b->nrets >= 1 && !vf_is_cond(b->rets[0]))
-      vf_err(v, n->loc, "the body of prim::Loop returns '%%%s' of type %s as its condition, "
+      vf_model_err(v, n->loc, "the body of prim::Loop returns '%%%s' of type %s as its condition, "
              "expected bool", vf_name(b->rets[0]), vf_type_text(v, b->rets[0]));
     if (n->noutputs != carried || b->nparams != carried + 1 || b->nrets != carried + 1) return;
     for (int k = 0; k < carried; k++) {
@@ -292,7 +317,7 @@ static void vf_control(Vf *v, const Node *n) {
                          : !vf_type_fits(out->type, par->type) ? out
                                                                : NULL;
       if (bad)
-        vf_err(v, n->loc, "loop-carried value %d of prim::Loop is %s as '%%%s' but %s as "
+        vf_model_err(v, n->loc, "loop-carried value %d of prim::Loop is %s as '%%%s' but %s as "
                "'%%%s' (input, body parameter, body return and output must agree)", k,
                vf_type_text(v, par), vf_name(par), vf_type_text(v, bad), vf_name(bad));
     }
@@ -342,14 +367,15 @@ static const char *const vf_attr_kind_names[] = {
 static void vf_constant(Vf *v, const Node *n) {
   if (n->noutputs != 1 || !n->outputs[0]) return;
   const Attr *a = ir_node_attr(n, "value");
+  if (!a && n->nattrs) return; /* prim::Constant[name="softmax"]: a function, not a value */
   const Type *t = n->outputs[0]->type;
   if (!vf_const_fits(a, t))
-    vf_err(v, n->loc, "constant '%%%s' is declared %s but its value is %s",
+    vf_model_err(v, n->loc, "constant '%%%s' is declared %s but its value is %s",
            vf_name(n->outputs[0]), vf_type_text(v, n->outputs[0]),
            a ? vf_attr_kind_names[a->kind] : "None");
   else if (a && (a->kind == ATTR_STR || a->kind == ATTR_DEVICE) && t &&
            t->kind == TY_DEVICE && a->s && !vf_device_ok(a->s))
-    vf_err(v, n->loc, "unknown device '%s' (mc knows cpu, cuda and cuda:N)", a->s);
+    vf_model_err(v, n->loc, "unknown device '%s' (mc knows cpu, cuda and cuda:N)", a->s);
 }
 
 static void vf_node(Vf *v, const Node *n, int depth) {
@@ -367,7 +393,7 @@ static void vf_node(Vf *v, const Node *n, int depth) {
   }
   vf_control(v, n);
   if (n->nblocks && n->kind && !ir_node_is(n, "prim::If") && !ir_node_is(n, "prim::Loop"))
-    vf_err(v, n->loc, "%s has %d block%s, but only prim::If and prim::Loop take blocks", kind,
+    vf_model_err(v, n->loc, "%s has %d block%s, but only prim::If and prim::Loop take blocks", kind,
            n->nblocks, n->nblocks == 1 ? "" : "s");
   if (n->kind && ir_node_is(n, "prim::Constant")) vf_constant(v, n);
   for (int i = 0; i < n->noutputs; i++) {
@@ -430,7 +456,7 @@ static void vf_input_strides(Vf *v, const Value *x) {
   }
   for (int k = t->ndim - 1; k >= 0; k--) {
     if (t->shape[k] != 1 && t->strides[k] != want) {
-      vf_err(v, x->loc.line ? x->loc : v->g->loc,
+      vf_model_err(v, x->loc.line ? x->loc : v->g->loc,
              "graph input '%%%s' declares strides that are not contiguous (stride %lld for dim "
              "%d of extent %lld, expected %lld): mc binds inputs as contiguous row-major "
              "buffers; export the model with contiguous inputs", vf_name(x),

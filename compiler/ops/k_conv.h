@@ -106,7 +106,9 @@ static inline int64_t kconv_min(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t kconv_max(int64_t a, int64_t b) { return a > b ? a : b; }
 
 static inline void *kconv_alloc(int64_t n, size_t es) {
-  return malloc((size_t)(n > 0 ? n : 1) * es);
+  if (n < 1) n = 1;
+  if (es && (uint64_t)n > (uint64_t)SIZE_MAX / es) return NULL; /* the size does not fit */
+  return malloc((size_t)n * es);
 }
 
 /* Contiguous float32 / float64 copies of a tensor (any dtype, any strides). The result is t's
@@ -984,6 +986,11 @@ static inline int kconv_geom_init(mck_ctx *c, const char *op, kconv_geom *g, con
     g->d[i] = real ? dil[j] : 1;
     g->opad[i] = real && opad ? opad[j] : 0;
     if (g->s[i] < 1 || g->d[i] < 1) return mck_fail(c, "%s: stride and dilation must be positive", op);
+    if (g->s[i] >= MCK_MAX_GEOM || g->d[i] >= MCK_MAX_GEOM || g->in[i] >= MCK_MAX_GEOM ||
+        g->k[i] >= MCK_MAX_GEOM || (real && !pad_str && pad[j] >= MCK_MAX_GEOM) ||
+        g->opad[i] >= MCK_MAX_GEOM || g->opad[i] < 0)
+      return mck_fail(c, "%s: stride, padding, dilation, output padding, kernel and input "
+                      "extents must be below 2^31", op);
     if (!real) {
       g->plo[i] = g->phi[i] = 0;
     } else if (pad_str && !strcmp(pad_str, "same")) {

@@ -253,8 +253,8 @@ static inline double mck_ew_bin_f(int op, double a, double b, double alpha) {
 static inline int64_t mck_ew_bin_i(int op, int64_t a, int64_t b, int64_t alpha, int *zero) {
   switch (op) {
   case MCK_EW_ADD: return mck_ew_uadd(a, mck_ew_umul(alpha, b));
-  case MCK_EW_SUB: return mck_ew_uadd(a, -(int64_t)(uint64_t)mck_ew_umul(alpha, b));
-  case MCK_EW_RSUB: return mck_ew_uadd(b, -(int64_t)(uint64_t)mck_ew_umul(alpha, a));
+  case MCK_EW_SUB: return (int64_t)((uint64_t)a - (uint64_t)mck_ew_umul(alpha, b));
+  case MCK_EW_RSUB: return (int64_t)((uint64_t)b - (uint64_t)mck_ew_umul(alpha, a));
   case MCK_EW_MUL: return mck_ew_umul(a, b);
   case MCK_EW_DIV_TRUNC:
   case MCK_EW_DIV_FLOOR:
@@ -486,7 +486,7 @@ static inline int mck_ew_binary(mck_ctx *c, mck_arg *out, int nout, const mck_ar
   if (nin > 2 && (op == MCK_EW_ADD || op == MCK_EW_SUB || op == MCK_EW_RSUB)) {
     if (mck_arg_is_scalar(&in[2])) {
       alpha = mck_arg_f(&in[2]);
-      ialpha = in[2].kind == MCK_FLOAT ? (int64_t)in[2].u.f : in[2].u.i;
+      ialpha = in[2].kind == MCK_FLOAT ? mck_f2i_sat(in[2].u.f, INT64_MIN, INT64_MAX) : in[2].u.i;
     }
     if (!mck_is_float(cdt) && mck_ew_scalar_kind(&in[2]) == MCK_FLOAT)
       return mck_fail(c, "aten::%s: for integral input tensors, argument alpha must not be a "
@@ -697,7 +697,7 @@ static inline int64_t mck_ew_un_i(int op, int64_t x, int dt, const mck_ew_par *p
   case MCK_EW_ISNAN: return 0;
   case MCK_EW_HARDTANH:
   case MCK_EW_RELU6: {
-    int64_t lo = (int64_t)p->a, hi = (int64_t)p->b;
+    int64_t lo = mck_f2i_sat(p->a, INT64_MIN, INT64_MAX), hi = mck_f2i_sat(p->b, INT64_MIN, INT64_MAX);
     return x < lo ? lo : x > hi ? hi : x;
   }
   default: return x; /* floor, ceil, round, trunc, copy */
@@ -1288,7 +1288,7 @@ static inline int mck_ew_make(mck_ctx *c, mck_arg *out, int nout, const char *na
   if (value && value->kind == MCK_UNKNOWN) return mck_fail(c, "aten::%s: fill value unknown", name);
   double fv = value ? mck_arg_f(value) : fvalue;
   int64_t iv = value ? (value->kind == MCK_FLOAT ? mck_f2i_sat(value->u.f, INT64_MIN, INT64_MAX) : value->u.i)
-                     : (int64_t)fvalue;
+                     : mck_f2i_sat(fvalue, INT64_MIN, INT64_MAX);
   int64_t n = mck_numel(o);
   if (dt == MCK_F32 && fv == 0) {
     memset((float *)o->data + o->offset, 0, (size_t)n * sizeof(float));
@@ -1420,13 +1420,18 @@ static inline int mck_arange(mck_ctx *c, mck_arg *out, int nout, const mck_arg *
   double nd = dt == MCK_I64 ? ceil((xe - xs) / xst) : ceil((end - start) / step);
   if (!(nd >= 0 && nd < 9.0e15)) return mck_fail(c, "aten::arange: invalid size %g", nd);
   int64_t n = (int64_t)nd;
+  /* integer results are computed in int64 (wrapping, as ATen's int64 accumulator does), from
+   * bounds that must be int64 values */
+  if (!mck_is_float(dt) && !(xs >= -9223372036854775808.0 && xs < 9223372036854775808.0 &&
+                             xst >= -9223372036854775808.0 && xst < 9223372036854775808.0))
+    return mck_fail(c, "aten::arange: start %g or step %g is out of the range of int64", xs, xst);
   if (nout < 1 || !out[0].u.t) return mck_fail(c, "aten::arange: expects one tensor output");
   mck_tensor *o = out[0].u.t;
   if (mck_out(c, o, dt, 1, &n)) return -1;
   if (c->meta) return 0;
   for (int64_t k = 0; k < n; k++) {
     if (mck_is_float(dt)) mck_setf(o, o->offset + k, xs + xst * (double)k);
-    else mck_seti(o, o->offset + k, (int64_t)xs + (int64_t)xst * k);
+    else mck_seti(o, o->offset + k, (int64_t)((uint64_t)(int64_t)xs + (uint64_t)(int64_t)xst * (uint64_t)k));
   }
   return 0;
 }

@@ -407,7 +407,8 @@ static inline void kl_gemm_generic(int64_t m, int64_t n, int64_t kdim, double al
       }
     return;
   }
-  uint64_t ia = (uint64_t)(int64_t)alpha, ib = (uint64_t)(int64_t)beta;
+  uint64_t ia = (uint64_t)mck_f2i_sat(alpha, INT64_MIN, INT64_MAX),
+           ib = (uint64_t)mck_f2i_sat(beta, INT64_MIN, INT64_MAX);
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++) {
       uint64_t s = 0;

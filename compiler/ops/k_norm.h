@@ -29,6 +29,7 @@ static inline int kconv_param(mck_ctx *c, const char *op, const char *what, cons
   const mck_tensor *t = kconv_tensor(a);
   if (!t) {
     if (a->kind != MCK_NONE) return mck_fail(c, "%s: %s must be a tensor or None", op, what);
+    if (c->meta) return 0;
     for (int64_t i = 0; i < n; i++) out[i] = dflt;
     return 0;
   }
@@ -102,7 +103,7 @@ static inline int kconv_bn(mck_ctx *c, const char *op, mck_arg *out, int nout, c
   if (kconv_float(c, kconv_arg(in, nin, 7), 1e-5, &eps, op, "eps")) return -1;
   if (mck_out(c, out[0].u.t, x->dtype, x->ndim, x->shape)) return -1;
   int64_t C = x->shape[1];
-  double *buf = (double *)kconv_alloc(6 * C, sizeof(double));
+  double *buf = (double *)kconv_alloc(mck_mul_sat(6, C), sizeof(double));
   if (!buf) return mck_fail(c, "%s: out of memory", op);
   double *w = buf, *b = buf + C, *rm = buf + 2 * C, *rv = buf + 3 * C, *a = buf + 4 * C,
          *sh = buf + 5 * C;
@@ -199,7 +200,7 @@ static inline int mckc_instance_norm(mck_ctx *c, mck_arg *out, int nout, const m
   if (kconv_float(c, kconv_arg(in, nin, 7), 1e-5, &eps, op, "eps")) return -1;
   if (mck_out(c, out[0].u.t, x->dtype, x->ndim, x->shape)) return -1;
   int64_t C = x->shape[1], n = mck_numel(x);
-  double *wb = (double *)kconv_alloc(2 * C, sizeof(double));
+  double *wb = (double *)kconv_alloc(mck_mul_sat(2, C), sizeof(double));
   if (!wb) return mck_fail(c, "%s: out of memory", op);
   int rc = kconv_param(c, op, "weight", kconv_arg(in, nin, 1), C, 1.0, wb) ||
            kconv_param(c, op, "bias", kconv_arg(in, nin, 2), C, 0.0, wb + C);
@@ -307,7 +308,7 @@ static inline int mckc_layer_norm(mck_ctx *c, mck_arg *out, int nout, const mck_
                  mck_numel(x) / L, L, wf, bf, eps);
     return 0;
   }
-  double *wb = (double *)kconv_alloc(2 * L, sizeof(double));
+  double *wb = (double *)kconv_alloc(mck_mul_sat(2, L), sizeof(double));
   if (!wb) return mck_fail(c, "%s: out of memory", op);
   int rc = kconv_param(c, op, "weight", kconv_arg(in, nin, 2), L, 1.0, wb) ||
            kconv_param(c, op, "bias", kconv_arg(in, nin, 3), L, 0.0, wb + L);
@@ -340,7 +341,7 @@ static inline int mckc_group_norm(mck_ctx *c, mck_arg *out, int nout, const mck_
   }
   if (kconv_float(c, kconv_arg(in, nin, 4), 1e-5, &eps, op, "eps")) return -1;
   if (mck_out(c, out[0].u.t, x->dtype, x->ndim, x->shape)) return -1;
-  double *wb = (double *)kconv_alloc(2 * C, sizeof(double));
+  double *wb = (double *)kconv_alloc(mck_mul_sat(2, C), sizeof(double));
   if (!wb) return mck_fail(c, "%s: out of memory", op);
   int rc = kconv_param(c, op, "weight", kconv_arg(in, nin, 2), C, 1.0, wb) ||
            kconv_param(c, op, "bias", kconv_arg(in, nin, 3), C, 0.0, wb + C);

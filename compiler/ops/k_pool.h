@@ -81,6 +81,11 @@ static inline int kconv_win_init(mck_ctx *c, const char *op, int nsp, const mck_
   if (w->kh < 1 || w->kw < 1 || w->sh < 1 || w->sw < 1 || w->dh < 1 || w->dw < 1) {
     return mck_fail(c, "%s: kernel_size, stride and dilation must be positive", op);
   }
+  if (w->kh >= MCK_MAX_GEOM || w->kw >= MCK_MAX_GEOM || w->sh >= MCK_MAX_GEOM ||
+      w->sw >= MCK_MAX_GEOM || w->dh >= MCK_MAX_GEOM || w->dw >= MCK_MAX_GEOM ||
+      p->H >= MCK_MAX_GEOM || p->W >= MCK_MAX_GEOM)
+    return mck_fail(c, "%s: kernel_size, stride, dilation and input extents must be below 2^31",
+                    op);
   if (w->ph < 0 || w->pw < 0 || w->ph > w->kh / 2 || w->pw > w->kw / 2) {
     return mck_fail(c, "%s: pad should be at most half of kernel size, got kernel %lldx%lld pad "
                     "%lldx%lld", op, (long long)w->kh, (long long)w->kw, (long long)w->ph,
@@ -474,7 +479,7 @@ static inline void kconv_avgpool(const mck_tensor *x, const kconv_planes *p, con
           for (int64_t ih = h0; ih < h1; ih++)
             for (int64_t iw = w0; iw < w1; iw++) s += kconv_ld(x, xf, base + ih * p->sH + iw * p->sW);
           if (mck_is_int(y->dtype)) {
-            kconv_st(y, yf, y->offset + q, (double)((int64_t)s / div));
+            kconv_st(y, yf, y->offset + q, (double)(mck_f2i_sat(s, INT64_MIN, INT64_MAX) / div));
           } else {
             kconv_st(y, yf, y->offset + q, s / (double)div);
           }
@@ -645,8 +650,14 @@ static inline int kconv_up_init(mck_ctx *c, const char *op, const kconv_planes *
     u->OH = sz->u.ints[0];
     u->OW = sz->u.ints[1];
   } else if (sz->kind == MCK_NONE && sc->kind == MCK_FLOATS) {
-    u->OH = (int64_t)((double)p->H * u->sh);
-    u->OW = (int64_t)((double)p->W * u->sw);
+    /* floor(in * scale), as ATen; a scale that is not a positive finite number, or a size
+     * beyond 2^62, is refused rather than converted */
+    double oh = floor((double)p->H * u->sh), ow = floor((double)p->W * u->sw);
+    if (!(u->sh > 0 && u->sw > 0 && oh < 4611686018427387904.0 && ow < 4611686018427387904.0))
+      return mck_fail(c, "%s: scale factors %g, %g must be positive and give sizes below 2^62", op,
+                      u->sh, u->sw);
+    u->OH = (int64_t)oh;
+    u->OW = (int64_t)ow;
   } else {
     return mck_fail(c, "%s: either output_size or scale_factors must be given", op);
   }
@@ -662,8 +673,8 @@ static inline int64_t kconv_nearest(int64_t o, int64_t in, int64_t out, int has,
   if (out == in) return o;
   if (out == 2 * in) return o >> 1;
   float scale = has && sc > 0.0 ? (float)(1.0 / sc) : (float)in / (float)out;
-  int64_t i = (int64_t)floorf((float)o * scale);
-  return i < in - 1 ? i : in - 1;
+  float f = floorf((float)o * scale); /* inf or NaN for a scale beyond float: clamped */
+  return f >= (float)(in - 1) ? in - 1 : f > 0.0f ? (int64_t)f : 0;
 }
 
 static inline int kconv_up_common(mck_ctx *c, const char *op, mck_arg *out, int nout,
@@ -730,7 +741,7 @@ static inline void kconv_linear_idx(int64_t o, int64_t in, int64_t out, int alig
                         : (has && sc > 0.0 ? (float)(1.0 / sc) : (float)in / (float)out);
     float r = align ? scale * (float)o : scale * ((float)o + 0.5f) - 0.5f;
     if (!align && r < 0.0f) r = 0.0f;
-    *i0 = (int64_t)r;
+    *i0 = r >= (float)(in - 1) ? in - 1 : r > 0.0f ? (int64_t)r : 0; /* ATen's guard_index */
     float lam = r - (float)*i0;
     lam = lam < 0.0f ? 0.0f : lam > 1.0f ? 1.0f : lam;
     *l1 = lam;
@@ -741,7 +752,7 @@ static inline void kconv_linear_idx(int64_t o, int64_t in, int64_t out, int alig
                          : (has && sc > 0.0 ? 1.0 / sc : (double)in / (double)out);
     double r = align ? scale * (double)o : scale * ((double)o + 0.5) - 0.5;
     if (!align && r < 0.0) r = 0.0;
-    *i0 = (int64_t)r;
+    *i0 = r >= (double)(in - 1) ? in - 1 : r > 0.0 ? (int64_t)r : 0; /* ATen's guard_index */
     double lam = r - (double)*i0;
     lam = lam < 0.0 ? 0.0 : lam > 1.0 ? 1.0 : lam;
     *l1 = lam;
@@ -966,21 +977,28 @@ static inline int kconv_shuffle(mck_ctx *c, const char *op, int up, mck_arg *out
     shape[i] = vs[i] = x->shape[i];
     vst[i] = x->stride[i];
   }
+  int64_t rr, a, b, e;
+  if (mck_mul_ovf(r, r, &rr)) return mck_fail(c, "%s: factor %lld too large", op, (long long)r);
   if (up) {
-    if (C % (r * r)) return mck_fail(c, "%s: channels %lld not divisible by %lld", op, (long long)C, (long long)(r * r));
-    shape[lead] = C / (r * r);
-    shape[lead + 1] = H * r;
-    shape[lead + 2] = W * r;
-    /* output (c, h, i, w, j) <- input (c*r*r + i*r + j, h, w) */
-    int64_t v[5] = {C / (r * r), H, r, W, r}, s[5] = {sC * r * r, sH, sC * r, sW, sC};
+    if (C % rr) return mck_fail(c, "%s: channels %lld not divisible by %lld", op, (long long)C, (long long)rr);
+    if (mck_mul_ovf(H, r, &a) || mck_mul_ovf(W, r, &b))
+      return mck_fail(c, "%s: output size %lldx%lld times %lld overflows", op, (long long)H, (long long)W, (long long)r);
+    shape[lead] = C / rr;
+    shape[lead + 1] = a;
+    shape[lead + 2] = b;
+    /* output (c, h, i, w, j) <- input (c*r*r + i*r + j, h, w); strides saturate (an overflowing
+     * one belongs to an extent-1 or empty dim) */
+    int64_t v[5] = {C / rr, H, r, W, r},
+            s[5] = {mck_mul_sat(sC, rr), sH, mck_mul_sat(sC, r), sW, sC};
     for (int i = 0; i < 5; i++) { vs[lead + i] = v[i]; vst[lead + i] = s[i]; }
   } else {
     if (H % r || W % r) return mck_fail(c, "%s: spatial size %lldx%lld not divisible by %lld", op, (long long)H, (long long)W, (long long)r);
-    shape[lead] = C * r * r;
+    if (mck_mul_ovf(C, rr, &e)) return mck_fail(c, "%s: %lld channels times %lld overflows", op, (long long)C, (long long)rr);
+    shape[lead] = e;
     shape[lead + 1] = H / r;
     shape[lead + 2] = W / r;
     /* output (c, i, j, h, w) <- input (c, h*r + i, w*r + j) */
-    int64_t v[5] = {C, r, r, H / r, W / r}, s[5] = {sC, sH, sW, sH * r, sW * r};
+    int64_t v[5] = {C, r, r, H / r, W / r}, s[5] = {sC, sH, sW, mck_mul_sat(sH, r), mck_mul_sat(sW, r)};
     for (int i = 0; i < 5; i++) { vs[lead + i] = v[i]; vst[lead + i] = s[i]; }
   }
   if (mck_out(c, out[0].u.t, x->dtype, nd, shape)) return -1;

@@ -63,7 +63,7 @@ static inline void mck_red_plan(mck_red *r, const mck_tensor *x, unsigned mask, 
     if (mask & (1u << d)) {
       r->rshape[r->nr] = x->shape[d];
       r->rstride[r->nr++] = x->stride[d];
-      r->rcount *= x->shape[d];
+      r->rcount = mck_mul_sat(r->rcount, x->shape[d]);
       if (keepdim) r->oshape[r->ond++] = 1;
     } else {
       r->kshape[r->nk] = x->shape[d];

@@ -448,8 +448,9 @@ static inline int ks_slice_desc(mck_ctx *c, const char *op, mck_tensor *t, int64
   if (e < s) e = s;
   else if (e >= n) e = n;
   t->offset += s * t->stride[d];
-  t->shape[d] = (e - s + step - 1) / step;
-  t->stride[d] *= step;
+  t->shape[d] = e > s ? (e - s - 1) / step + 1 : 0;
+  /* an extent-1 dim keeps its stride: stride * step may not fit, and iterators step over it once */
+  if (t->shape[d] > 1) t->stride[d] *= step;
   return 0;
 }
 
@@ -514,7 +515,7 @@ static inline int ks_narrow(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
     return mck_fail(c, "aten::narrow: start (%lld) out of range for dimension %d of size %lld",
                     (long long)s, d, (long long)n);
   if (s < 0) s += n;
-  if (l < 0 || s + l > n)
+  if (l < 0 || l > n - s)
     return mck_fail(c, "aten::narrow: start (%lld) + length (%lld) exceeds dimension size (%lld).",
                     (long long)s, (long long)l, (long long)n);
   t.offset += s * t.stride[d];
@@ -719,6 +720,8 @@ static inline int ks_expand_to(mck_ctx *c, const char *op, mck_arg *out, const m
                       op, (long long)want, (long long)s->shape[j], i, b, a);
     }
   }
+  if (!mck_shape_fits(t.ndim, t.shape, (int64_t)mck_dtype_size(t.dtype)))
+    return mck_fail(c, "%s: the expanded tensor's size is beyond int64", op);
   ks_set_view(out, &t);
   return 0;
 }
@@ -793,11 +796,34 @@ static inline int ks_as_strided(mck_ctx *c, mck_arg *out, int nout, const mck_ar
   if (ks_int(c, "aten::as_strided", nin > 3 ? &in[3] : &none, t.offset, &off)) return -1;
   if (n != m || n > MCK_MAX_DIMS)
     return mck_fail(c, "aten::as_strided: mismatch in length of strides and shape");
-  t.ndim = n;
+  if (off < 0) return mck_fail(c, "aten::as_strided: negative storage offset %lld", (long long)off);
+  /* The view must stay inside the elements self spans (self's storage is not known here
+   * beyond them): offset + sum((size - 1) * stride) <= self's last element. */
+  int64_t lo = t.offset, hi = t.offset, last = off, empty = 0;
+  for (int i = 0; i < t.ndim; i++) {
+    if (t.shape[i] == 0) empty = 1;
+    int64_t e = mck_mul_sat(t.shape[i] > 0 ? t.shape[i] - 1 : 0, t.stride[i]);
+    if (e < 0) lo = mck_add_ovf(lo, e, &lo) ? INT64_MIN : lo;
+    else hi = mck_add_ovf(hi, e, &hi) ? INT64_MAX : hi;
+  }
+  int out_empty = 0;
   for (int i = 0; i < n; i++) {
     if (sz[i] < 0 || st[i] < 0) return mck_fail(c, "aten::as_strided: negative size or stride");
+    if (sz[i] == 0) out_empty = 1;
+  }
+  for (int i = 0; i < n && !out_empty; i++) {
+    int64_t e;
+    if (mck_mul_ovf(sz[i] - 1, st[i], &e) || mck_add_ovf(last, e, &last))
+      return mck_fail(c, "aten::as_strided: the view's extent overflows int64");
+  }
+  if (!out_empty && (empty || off < lo || last > hi))
+    return mck_fail(c, "aten::as_strided: the view reaches elements %lld..%lld of the storage, "
+                    "outside the %lld..%lld that self covers", (long long)off, (long long)last,
+                    (long long)lo, (long long)(empty ? lo - 1 : hi));
+  t.ndim = n;
+  for (int i = 0; i < n; i++) {
     t.shape[i] = sz[i];
-    t.stride[i] = st[i];
+    t.stride[i] = sz[i] > 1 ? st[i] : 1; /* iterators step over an extent-1 dim once */
   }
   t.offset = off;
   ks_set_view(&out[0], &t);
@@ -979,7 +1005,8 @@ static inline int ks_cat(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, 
       if (i != d && t->shape[i] != f->shape[i])
         return mck_fail(c, "aten::cat: Sizes of tensors must match except in dimension %d. Expected size %lld but got size %lld for tensor number %d in the list.",
                         d, (long long)f->shape[i], (long long)t->shape[i], k);
-    ns[d] += t->shape[d];
+    if (mck_add_ovf(ns[d], t->shape[d], &ns[d]))
+      return mck_fail(c, "aten::cat: the concatenated size overflows int64");
   }
   mck_tensor *o = out[0].u.t;
   if (mck_out(c, o, dt, f->ndim, ns)) return -1;
@@ -1140,7 +1167,9 @@ static inline int ks_roll(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
   for (int i = 0; i < ndm; i++) {
     int d;
     if (ks_dim(c, "aten::roll", dm[i], s->ndim, &d)) return -1;
-    shift[d] += sh[i];
+    int64_t n = s->shape[d], r = n > 0 ? sh[i] % n : 0; /* shifts reduced into [0, n) */
+    if (r < 0) r += n;
+    shift[d] = shift[d] >= n - r ? shift[d] - (n - r) : shift[d] + r;
   }
   mck_tensor *o = out[0].u.t;
   if (mck_out(c, o, s->dtype, s->ndim, s->shape)) return -1;
@@ -1153,18 +1182,19 @@ static inline int ks_roll(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
   mck_iter_init(&it, s->ndim, s->shape, 1, st, base);
   mck_tensor src = *s, dst = *o;
   src.ndim = dst.ndim = 0;
-  int64_t fs = ndm == 0 ? ((sh[0] % numel) + numel) % numel : 0;
+  int64_t fs = ndm == 0 ? sh[0] % numel : 0;
+  if (fs < 0) fs += numel;
   for (int64_t k = 0; k < it.total; k++, mck_iter_next(&it)) {
     src.offset = s->offset;
     if (ndm == 0) {
-      int64_t lin = (k - fs + numel) % numel;
+      int64_t lin = k >= fs ? k - fs : k - fs + numel;
       for (int i = s->ndim - 1; i >= 0; i--) {
         src.offset += (lin % s->shape[i]) * s->stride[i];
         lin /= s->shape[i];
       }
     } else {
       for (int i = 0; i < s->ndim; i++) {
-        int64_t n = s->shape[i], j = ((it.idx[i] - shift[i]) % n + n) % n;
+        int64_t j = it.idx[i] >= shift[i] ? it.idx[i] - shift[i] : it.idx[i] - shift[i] + s->shape[i];
         src.offset += j * s->stride[i];
       }
     }

@@ -244,6 +244,34 @@ static inline int64_t mck_mul_sat(int64_t a, int64_t b) {
   if (m > (uint64_t)INT64_MAX) m = (uint64_t)INT64_MAX;
   return (a < 0) != (b < 0) ? -(int64_t)m : (int64_t)m;
 }
+/* Checked int64 arithmetic for shape rules: *r = a * b (a + b), returning 1 instead when the
+ * result does not fit. Portable C (the generated code is also built by compilers without
+ * __builtin_mul_overflow). */
+static inline int mck_mul_ovf(int64_t a, int64_t b, int64_t *r) {
+  if (a == 0 || b == 0) { *r = 0; return 0; }
+  if ((a == -1 && b == INT64_MIN) || (b == -1 && a == INT64_MIN)) return 1;
+  if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
+            : (b > 0 ? a < INT64_MIN / b : a != -1 && b < INT64_MAX / a))
+    return 1;
+  *r = a * b;
+  return 0;
+}
+static inline int mck_add_ovf(int64_t a, int64_t b, int64_t *r) {
+  if (b > 0 ? a > INT64_MAX - b : a < INT64_MIN - b) return 1;
+  *r = a + b;
+  return 0;
+}
+/* Window parameters (kernel, stride, padding, dilation) and the extents they slide over stay
+ * below this, so that every index expression of a convolution or pool fits in int64. */
+#define MCK_MAX_GEOM ((int64_t)1 << 31)
+/* Whether a tensor of these extents (each >= 0) has a numel, and a byte size in elements of
+ * es bytes, that fit in int64. */
+static inline int mck_shape_fits(int ndim, const int64_t *shape, int64_t es) {
+  int64_t n = es > 0 ? es : 1;
+  for (int i = 0; i < ndim; i++)
+    if (shape[i] < 0 || mck_mul_ovf(n, shape[i], &n)) return 0;
+  return 1;
+}
 static inline int64_t mck_numel(const mck_tensor *t) {
   int64_t n = 1;
   for (int i = 0; i < t->ndim; i++) n = mck_mul_sat(n, t->shape[i]);
@@ -434,6 +462,14 @@ static inline int mck_check_out(mck_ctx *c, const mck_tensor *o, int dtype, int 
  * In meta mode fills it in; otherwise checks it matches. */
 static inline int mck_out(mck_ctx *c, mck_tensor *o, int dtype, int ndim, const int64_t *shape) {
   if (c->meta) {
+    if (!mck_shape_fits(ndim, shape, (int64_t)mck_dtype_size(dtype))) {
+      char sh[160];
+      int k = 0;
+      for (int i = 0; i < ndim && k < 120; i++)
+        k += snprintf(sh + k, sizeof sh - (size_t)k, "%s%lld", i ? ", " : "", (long long)shape[i]);
+      return mck_fail(c, "output of shape [%s%s] has a negative extent or a size beyond int64", sh,
+                      k >= 120 ? ", ..." : "");
+    }
     o->data = NULL;
     mck_out_shape(o, dtype, ndim, shape);
     return 0;

@@ -362,6 +362,273 @@ case("json_weights_self.json", weights_at("json_weights_self.json", 4))
 case("json_weights_negative_size.json", weights_at("weights_16.bin", -1))
 case("json_weights_huge_declared.json", weights_at("weights_16.bin", 1 << 62))
 
+# ---- hostile models: control-flow types ----------------------------------------------------
+C1 = "  %t : bool = prim::Constant[value=1]()\n  %n : int = prim::Constant[value=3]()\n  %z : int = prim::Constant[value=0]()\n"
+
+
+def if_case(name, cond_def, cond="%c", out_t="Tensor", r0="%x", r1="%x", inputs="%x : " + T23):
+    case(name, ts(cond_def + "  %%y : %s = prim::If(%s)\n    block0():\n      -> (%s)\n    block1():\n      -> (%s)\n"
+                  "  return (%%y)\n" % (out_t, cond, r0, r1), inputs))
+
+
+if_case("ts_if_cond_tensor.txt", "", cond="%x")
+if_case("ts_if_cond_float.txt", "  %c : float = prim::Constant[value=1.5]()\n")
+if_case("ts_if_cond_str.txt", '  %c : str = prim::Constant[value="yes"]()\n')
+if_case("ts_if_cond_none.txt", "  %c : NoneType = prim::Constant()\n")
+if_case("ts_if_cond_list.txt", "  %a : int = prim::Constant[value=1]()\n  %c : int[] = prim::ListConstruct(%a)\n")
+if_case("ts_if_cond_input_tensor.txt", "", cond="%b", inputs="%x : " + T23 + ", %b : Tensor")
+if_case("ts_if_cond_input_float.txt", "", cond="%b", inputs="%x : " + T23 + ", %b : float")
+if_case("ts_if_returns_tensor_for_int.txt", C1.replace("%t : bool", "%c : bool"), out_t="int", r0="%x", r1="%n")
+if_case("ts_if_returns_int_for_tensor.txt", C1.replace("%t : bool", "%c : bool"), out_t="Tensor", r0="%x", r1="%n")
+if_case("ts_if_returns_float_for_int.txt", C1.replace("%t : bool", "%c : bool") + "  %f : float = prim::Constant[value=2.5]()\n",
+        out_t="int", r0="%n", r1="%f")
+if_case("ts_if_returns_str_for_bool.txt", C1.replace("%t : bool", "%c : bool") + '  %s : str = prim::Constant[value="a"]()\n',
+        out_t="bool", r0="%c", r1="%s")
+
+
+def loop_case(name, consts, trip, cond, init, par_t, body_cond, body_ret, out_t="int", body="", inputs="%x : " + T23):
+    case(name, ts(consts + "  %%o : %s = prim::Loop(%s, %s, %s)\n    block0(%%i : %s, %%c : %s):\n%s"
+                  "      -> (%s, %s)\n  return (%%o)\n" % (out_t, trip, cond, init, "int", par_t, body, body_cond, body_ret), inputs))
+
+
+loop_case("ts_loop_trip_tensor.txt", C1, "%x", "%t", "%z", "int", "%t", "%c")
+loop_case("ts_loop_trip_float.txt", C1 + "  %f : float = prim::Constant[value=3.5]()\n", "%f", "%t", "%z", "int", "%t", "%c")
+loop_case("ts_loop_trip_bool.txt", C1, "%t", "%t", "%z", "int", "%t", "%c")
+loop_case("ts_loop_cond_tensor.txt", C1, "%n", "%x", "%z", "int", "%t", "%c")
+loop_case("ts_loop_cond_float.txt", C1 + "  %f : float = prim::Constant[value=1.]()\n", "%n", "%f", "%z", "int", "%t", "%c")
+loop_case("ts_loop_cond_none.txt", C1 + "  %f : NoneType = prim::Constant()\n", "%n", "%f", "%z", "int", "%t", "%c")
+loop_case("ts_loop_body_cond_tensor.txt", C1, "%n", "%t", "%z", "int", "%x", "%c")
+loop_case("ts_loop_body_cond_str.txt", C1 + '  %s : str = prim::Constant[value="go"]()\n', "%n", "%t", "%z", "int", "%s", "%c")
+loop_case("ts_loop_carried_int_to_tensor.txt", C1, "%n", "%t", "%z", "int", "%t", "%x")
+loop_case("ts_loop_carried_tensor_to_int.txt", C1, "%n", "%t", "%x", "Tensor", "%t", "%z", out_t="Tensor")
+loop_case("ts_loop_carried_input_tensor.txt", C1, "%n", "%t", "%x", "int", "%t", "%c")
+loop_case("ts_loop_carried_param_float.txt", C1, "%n", "%t", "%z", "float", "%t", "%c")
+loop_case("ts_loop_carried_output_tensor.txt", C1, "%n", "%t", "%z", "int", "%t", "%c", out_t="Tensor")
+loop_case("ts_loop_carried_bool_to_int.txt", C1, "%n", "%t", "%t", "bool", "%t", "%n", out_t="bool")
+case("ts_loop_iter_param_float.txt", ts(C1 + "  %o : int = prim::Loop(%n, %t, %z)\n    block0(%i : float, %c : int):\n"
+                                          "      -> (%t, %c)\n  return (%o)\n"))
+case("ts_loop_iter_param_tensor.txt", ts(C1 + "  %o : int = prim::Loop(%n, %t, %z)\n    block0(%i : Tensor, %c : int):\n"
+                                           "      -> (%t, %c)\n  return (%o)\n"))
+case("ts_loop_body_arity.txt", ts(C1 + "  %o : int = prim::Loop(%n, %t, %z)\n    block0(%i : int, %c : int):\n"
+                                    "      -> (%t)\n  return (%o)\n"))
+case("ts_loop_param_arity.txt", ts(C1 + "  %o : int = prim::Loop(%n, %t, %z)\n    block0(%i : int):\n"
+                                     "      -> (%t, %z)\n  return (%o)\n"))
+case("ts_loop_output_arity.txt", ts(C1 + "  %o : int, %p : int = prim::Loop(%n, %t, %z)\n    block0(%i : int, %c : int):\n"
+                                      "      -> (%t, %c)\n  return (%o)\n"))
+case("ts_loop_two_blocks.txt", ts(C1 + "  %o : int = prim::Loop(%n, %t, %z)\n    block0(%i : int, %c : int):\n"
+                                    "      -> (%t, %c)\n    block1(%j : int, %d : int):\n      -> (%t, %d)\n  return (%o)\n"))
+case("ts_loop_nested_if_tensor_cond.txt",
+     ts(C1 + "  %o : int = prim::Loop(%n, %t, %z)\n    block0(%i : int, %c : int):\n"
+        "      %q : int = prim::If(%x)\n        block0():\n          -> (%c)\n        block1():\n          -> (%i)\n"
+        "      -> (%t, %q)\n  return (%o)\n"))
+JC = {"name": "c", "type": "bool"}
+
+
+def jif(cond_type, out_type="Tensor", r0="x", r1="x", extra=()):
+    return jg([X, {"name": "c", "type": cond_type}] + list(extra),
+              [{"kind": "prim::If", "inputs": ["c"], "outputs": [{"name": "z", "type": out_type}], "blocks": [
+                  {"inputs": [], "nodes": [], "outputs": [r0]}, {"inputs": [], "nodes": [], "outputs": [r1]}]}], ["z"])
+
+
+case("json_if_cond_tensor.json", jdump(jif("Tensor")))
+case("json_if_cond_float.json", jdump(jif("float")))
+case("json_if_cond_str.json", jdump(jif("str")))
+case("json_if_returns_int_for_tensor.json", jdump(jif("bool", r1="k", extra=[{"name": "k", "type": "int"}])))
+
+
+def jloop(trip_t="int", cond_t="bool", init="z", par_t="int", body_cond="t", body_ret="p", out_t="int"):
+    return jg([X, {"name": "n", "type": trip_t}, {"name": "t", "type": cond_t}, {"name": "z", "type": "int"}],
+              [{"kind": "prim::Loop", "inputs": ["n", "t", init], "outputs": [{"name": "o", "type": out_t}], "blocks": [
+                  {"inputs": [{"name": "i", "type": "int"}, {"name": "p", "type": par_t}], "nodes": [],
+                   "outputs": [body_cond, body_ret]}]}], ["o"])
+
+
+case("json_loop_trip_tensor.json", jdump(jloop(trip_t="Tensor")))
+case("json_loop_trip_float.json", jdump(jloop(trip_t="float")))
+case("json_loop_cond_tensor.json", jdump(jloop(cond_t="Tensor")))
+case("json_loop_cond_str.json", jdump(jloop(cond_t="str")))
+case("json_loop_carried_int_to_tensor.json", jdump(jloop(body_ret="x")))
+case("json_loop_carried_input_tensor.json", jdump(jloop(init="x")))
+case("json_loop_body_cond_tensor.json", jdump(jloop(body_cond="x")))
+
+# ---- hostile models: lenient forms -----------------------------------------------------------
+for decl, val, tag in [("int", "True", "bool_as_int"), ("int", "2.5", "float_as_int"), ("int", '"7"', "str_as_int"),
+                       ("bool", "2", "int_2_as_bool"), ("bool", "-1", "int_neg_as_bool"), ("bool", "0.5", "float_as_bool"),
+                       ("float", '"1.5"', "str_as_float"), ("float", "True", "bool_as_float"), ("str", "3", "int_as_str"),
+                       ("int[]", "1", "int_as_list"), ("int", "[1, 2]", "list_as_int"), ("Tensor", "3", "int_as_tensor"),
+                       ("NoneType", "3", "int_as_none"), ("int", "None", "none_as_int"), ("Device", '"tpu"', "device_tpu"),
+                       ("Device", '"cuda:x"', "device_cuda_x"), ("float[]", '["a"]', "strs_as_floats")]:
+    case("ts_const_%s.txt" % tag, ts("  %%c : %s = prim::Constant[value=%s]()\n  %%y : Tensor = aten::mul(%%x, %%c)\n  return (%%y)\n"
+                                     % (decl, val)))
+for op, args in [("aten::add", "%x, %x, %c"), ("aten::softmax", "%x, %c, %c"), ("aten::sum", "%x, %c, %c, %c"),
+                 ("aten::transpose", "%x, %c, %c"), ("aten::flatten", "%x, %c, %c"), ("aten::mul", "%x, %c"),
+                 ("aten::pow", "%x, %c"), ("aten::clamp_min", "%x, %c"), ("aten::unsqueeze", "%x, %c"),
+                 ("aten::select", "%x, %c, %c"), ("aten::narrow", "%x, %c, %c, %c"), ("aten::leaky_relu", "%x, %c")]:
+    case("ts_none_arg_%s.txt" % op.split("::")[1],
+         ts("  %%c : NoneType = prim::Constant()\n  %%y : Tensor = %s(%s)\n  return (%%y)\n" % (op, args)))
+for kind in ["aten::relu", "aten::add", "prim::Constant", "prim::ListConstruct", "aten::conv2d"]:
+    args = {"aten::relu": "%x", "aten::add": "%x, %x, %one", "prim::Constant": "", "prim::ListConstruct": "%x",
+            "aten::conv2d": "%x, %x"}[kind]
+    case("ts_blocks_on_%s.txt" % kind.split("::")[1],
+         ts("  %%one : int = prim::Constant[value=1]()\n  %%y : Tensor = %s(%s)\n    block0():\n      -> ()\n  return (%%y)\n"
+            % (kind, args)))
+case("ts_blocks_two_on_relu.txt", ts("  %y : Tensor = aten::relu(%x)\n    block0():\n      -> ()\n    block1():\n      -> ()\n  return (%y)\n"))
+for dev in ["tpu", "cuda:x", "mps", "cpu0", "cuda:1234567890"]:
+    case("ts_device_%s.txt" % dev.replace(":", "_"),
+         ts("  %y : Tensor = aten::relu(%x)\n  return (%y)\n", "%%x : Float(2, 3, strides=[3, 1], requires_grad=0, device=%s)" % dev))
+for st, tag in [("[1, 2]", "transposed"), ("[6, 1]", "gap"), ("[3, 2]", "overlap"), ("[-3, 1]", "negative"), ("[0, 1]", "broadcast"),
+                ("[9223372036854775807, 1]", "huge")]:
+    case("ts_input_strides_%s.txt" % tag,
+         ts("  %y : Tensor = aten::relu(%x)\n  return (%y)\n", "%%x : Float(2, 3, strides=%s, requires_grad=0, device=cpu)" % st))
+case("json_input_strides_transposed.json", jdump(jg([dict(X, type="Float(2, 3, strides=[1, 2], requires_grad=0, device=cpu)")], [RELU], ["y"])))
+case("json_input_strides_gap.json", jdump(jg([dict(X, type="Float(2, 3, strides=[4, 1], requires_grad=0, device=cpu)")], [RELU], ["y"])))
+case("json_input_device_tpu.json", jdump(jg([dict(X, type="Float(2, 3, strides=[3, 1], requires_grad=0, device=tpu)")], [RELU], ["y"])))
+case("json_node_output_device_tpu.json", jdump(jg([X], [dict(RELU, outputs=[{"name": "y", "type": "Float(2, 3, strides=[3, 1], requires_grad=0, device=tpu)"}])], ["y"])))
+case("json_const_bool_declared_int.json", jdump(jg([X], [const("c", {"type": "bool", "value": True}, "int"),
+                                                         {"kind": "aten::add", "inputs": ["x", "x", "c"], "outputs": [{"name": "y", "type": "Tensor"}]}], ["y"])))
+case("json_const_float_declared_int.json", jdump(jg([X], [const("c", {"type": "float", "value": 2.5}, "int")], ["c"])))
+case("json_const_int_declared_bool.json", jdump(jg([X], [const("c", {"type": "int", "value": 1}, "bool")], ["c"])))
+case("json_const_str_declared_float.json", jdump(jg([X], [const("c", {"type": "str", "value": "a"}, "float")], ["c"])))
+case("json_const_none_declared_int.json", jdump(jg([X], [const("c", {"type": "none"}, "int")], ["c"])))
+case("json_const_ints_declared_int.json", jdump(jg([X], [const("c", {"type": "ints", "value": [1]}, "int")], ["c"])))
+case("json_const_device_tpu.json", jdump(jg([X], [const("c", {"type": "device", "value": "tpu"}, "Device")], ["c"])))
+case("json_none_as_alpha.json", jdump(jg([X], [const("n", {"type": "none"}, "NoneType"),
+                                               {"kind": "aten::add", "inputs": ["x", "x", "n"], "outputs": [{"name": "y", "type": "Tensor"}]}], ["y"])))
+case("json_none_as_dim.json", jdump(jg([X], [const("n", {"type": "none"}, "NoneType"),
+                                             {"kind": "aten::softmax", "inputs": ["x", "n", "n"], "outputs": [{"name": "y", "type": "Tensor"}]}], ["y"])))
+case("json_blocks_on_relu.json", jdump(jg([X], [dict(RELU, blocks=[{"inputs": [], "nodes": [], "outputs": []}])], ["y"])))
+case("json_blocks_on_constant.json", jdump(jg([X], [dict(const("c", {"type": "int", "value": 1}, "int"),
+                                                          blocks=[{"inputs": [], "nodes": [], "outputs": []}])], ["c"])))
+TS_ = {"kind": "tensor", "dtype": "float32", "shape": [2, 3]}
+case("json_output_structure_too_few.json", jdump(dict(jg([X], [RELU], ["y", "x"]), output_structure={"kind": "tuple", "elems": [TS_]})))
+case("json_output_structure_too_many.json", jdump(dict(jg([X], [RELU], ["y"]), output_structure={"kind": "tuple", "elems": [TS_, TS_]})))
+case("json_output_structure_none_extra.json", jdump(dict(jg([X], [RELU], ["y"]), output_structure={"kind": "list", "elems": [TS_, {"kind": "none"}]})))
+case("json_output_structure_empty.json", jdump(dict(jg([X], [RELU], ["y"]), output_structure={"kind": "tuple", "elems": []})))
+# NUL characters and malformed JSON that cJSON alone would take
+for tag, old, new in [("kind", '"aten::relu"', '"aten::relu\\u0000evil"'), ("output_name", '"name": "y"', '"name": "y\\u0000z"'),
+                      ("input_name", '"name": "x"', '"name": "x\\u0000"'), ("type", '"type": "Tensor"', '"type": "Tensor\\u0000[]"'),
+                      ("dtype", '"float32"', '"float32\\u0000"'), ("format", '"mc-graph"', '"mc-graph\\u0000"')]:
+    case("json_nul_escape_%s.json" % tag, GOOD_JSON.replace(old, new, 1))
+case("json_nul_escape_attr_str.json", jdump(jg([X], [const("s", {"type": "str", "value": "a\u0000b"}, "str")], ["s"])))
+case("json_nul_escape_member_name.json", GOOD_JSON.replace('"kind"', '"ki\\u0000nd"', 1))
+case("json_lone_surrogate.json", GOOD_JSON.replace('"aten::relu"', '"aten::relu\\ud800"', 1))
+case("json_lone_low_surrogate.json", GOOD_JSON.replace('"aten::relu"', '"aten::relu\\udc00"', 1))
+case("json_leading_zero.json", GOOD_JSON.replace('"version": 1', '"version": 01', 1))
+case("json_leading_zero_shape.json", GOOD_JSON.replace("2,", "02,", 1))
+case("json_bare_dot.json", GOOD_JSON.replace('"version": 1', '"version": 1.', 1))
+case("json_tab_in_string.json", GOOD_JSON.replace('"aten::relu"', '"aten::\trelu"', 1))
+case("json_newline_in_string.json", GOOD_JSON.replace('"aten::relu"', '"aten::\nrelu"', 1))
+case("json_trailing_comma_array.json", GOOD_JSON.replace('"y"\n  ]', '"y",\n  ]', 1))
+case("json_trailing_comma_object.json", GOOD_JSON[:GOOD_JSON.rindex("}")].rstrip() + ",\n}")
+case("json_trailing_comma_top.json", GOOD_JSON + ",")
+case("json_comment.json", "// model\n" + GOOD_JSON)
+case("json_single_quotes.json", GOOD_JSON.replace('"format"', "'format'", 1))
+
+# ---- hostile models: extreme shapes and views ---------------------------------------------------
+X4T = "Float(1, 4, 4, 4, strides=[64, 16, 4, 1], requires_grad=0, device=cpu)"
+W4T = "Float(1, 4, 1, 1, strides=[4, 1, 1, 1], requires_grad=0, device=cpu)"
+I64MAX, I64MIN = 9223372036854775807, -9223372036854775808
+
+
+def cst(name, v, ty="int"):
+    return "  %%%s : %s = prim::Constant[value=%s]()\n" % (name, ty, v)
+
+
+def conv_case(name, stride, pad, dil, op="aten::conv2d"):
+    case(name, ts(cst("s", stride) + cst("p", pad) + cst("d", dil) + cst("one", 1) + N +
+                  "  %st : int[] = prim::ListConstruct(%s, %s)\n  %pd : int[] = prim::ListConstruct(%p, %p)\n"
+                  "  %dl : int[] = prim::ListConstruct(%d, %d)\n"
+                  "  %y : Tensor = " + op + "(%x, %w, %n, %st, %pd, %dl, %one)\n  return (%y)\n",
+                  "%x : " + X4T + ", %w : " + W4T))
+
+
+conv_case("ts_conv_stride_max.txt", I64MAX, 0, 1)
+conv_case("ts_conv_stride_2p31.txt", 2 ** 31, 0, 1)
+conv_case("ts_conv_dilation_2p62.txt", 1, 0, 2 ** 62)
+conv_case("ts_conv_dilation_max.txt", 1, 0, I64MAX)
+conv_case("ts_conv_padding_max.txt", 1, I64MAX, 1)
+conv_case("ts_conv_padding_2p62.txt", 1, 2 ** 62, 1)
+conv_case("ts_conv_stride_zero.txt", 0, 0, 1)
+conv_case("ts_conv_dilation_negative.txt", 1, 0, -1)
+conv_case("ts_conv_stride_min.txt", I64MIN, 0, 1)
+
+
+def pool_case(name, k, s, p, d, ceil=0, op="aten::max_pool2d"):
+    case(name, ts(cst("k", k) + cst("s", s) + cst("p", p) + cst("d", d) + cst("f", ceil, "bool") +
+                  "  %kl : int[] = prim::ListConstruct(%k, %k)\n  %sl : int[] = prim::ListConstruct(%s, %s)\n"
+                  "  %pl : int[] = prim::ListConstruct(%p, %p)\n  %dl : int[] = prim::ListConstruct(%d, %d)\n"
+                  "  %y : Tensor = " + op + "(%x, %kl, %sl, %pl, %dl, %f)\n  return (%y)\n", "%x : " + X4T))
+
+
+pool_case("ts_pool_dilation_2p62.txt", 2, 1, 0, 2 ** 62)
+pool_case("ts_pool_kernel_max.txt", I64MAX, 1, 0, 1, 1)
+pool_case("ts_pool_stride_max_ceil.txt", 2, I64MAX, 1, 1, 1)
+pool_case("ts_pool_padding_max.txt", 2, 1, I64MAX, 1)
+pool_case("ts_pool_kernel_zero.txt", 0, 1, 0, 1)
+for f, tag in [(2 ** 32, "2p32"), (2 ** 62, "2p62"), (I64MAX, "max"), (0, "zero"), (-2, "negative")]:
+    for op in ["pixel_shuffle", "pixel_unshuffle"]:
+        case("ts_%s_%s.txt" % (op, tag), ts(cst("r", f) + "  %%y : Tensor = aten::%s(%%x, %%r)\n  return (%%y)\n" % op, "%x : " + X4T))
+case("ts_channel_shuffle_zero.txt", ts(cst("g", 0) + "  %y : Tensor = aten::channel_shuffle(%x, %g)\n  return (%y)\n", "%x : " + X4T))
+case("ts_channel_shuffle_min.txt", ts(cst("g", I64MIN) + "  %y : Tensor = aten::channel_shuffle(%x, %g)\n  return (%y)\n", "%x : " + X4T))
+
+
+def strided_case(name, size, stride, off):
+    body = "".join(cst("a%d" % i, v) for i, v in enumerate(size)) + "".join(cst("b%d" % i, v) for i, v in enumerate(stride))
+    body += cst("o", off) + "  %%sz : int[] = prim::ListConstruct(%s)\n" % ", ".join("%%a%d" % i for i in range(len(size)))
+    body += "  %%st : int[] = prim::ListConstruct(%s)\n" % ", ".join("%%b%d" % i for i in range(len(stride)))
+    body += "  %y : Tensor = aten::as_strided(%x, %sz, %st, %o)\n  %z : Tensor = aten::relu(%y)\n  return (%z)\n"
+    case(name, ts(body))
+
+
+strided_case("ts_as_strided_negative_stride.txt", [3], [-1], 0)
+strided_case("ts_as_strided_negative_offset.txt", [3], [1], -1)
+strided_case("ts_as_strided_min_offset.txt", [3], [1], I64MIN)
+strided_case("ts_as_strided_past_end.txt", [7], [1], 0)
+strided_case("ts_as_strided_offset_at_end.txt", [1], [1], 6)
+strided_case("ts_as_strided_offset_max.txt", [1], [1], I64MAX)
+strided_case("ts_as_strided_huge_stride.txt", [2], [2 ** 62], 0)
+strided_case("ts_as_strided_overflow.txt", [3, 3], [I64MAX, I64MAX], 0)
+strided_case("ts_as_strided_2d_past_end.txt", [2, 3], [3, 2], 0)
+strided_case("ts_as_strided_huge_size.txt", [2 ** 62], [0], 0)
+case("ts_as_strided_of_slice_past_end.txt",
+     ts(cst("d", 0) + cst("a", 0) + cst("b", 1) + cst("one", 1) + cst("k", 4) + cst("o", 0) +
+        "  %s : Tensor = aten::slice(%x, %d, %a, %b, %one)\n  %sz : int[] = prim::ListConstruct(%k)\n"
+        "  %st : int[] = prim::ListConstruct(%one)\n  %y : Tensor = aten::as_strided(%s, %sz, %st, %o)\n"
+        "  %z : Tensor = aten::relu(%y)\n  return (%z)\n"))
+for tag, d, st, ln, inp in [("length_max", 1, 1, I64MAX, T23), ("start_max", 1, I64MAX, 2, T23),
+                            ("start_min", 1, I64MIN, 1, T23), ("length_negative", 1, 0, -1, T23),
+                            ("shape_2_max", 1, 1, 2, "Float(2, 9223372036854775807)")]:
+    case("ts_narrow_%s.txt" % tag, ts(cst("d", d) + cst("s", st) + cst("l", ln) +
+                                       "  %y : Tensor = aten::narrow(%x, %d, %s, %l)\n  %z : Tensor = aten::relu(%y)\n  return (%z)\n",
+                                       "%x : " + inp))
+for tag, shape in [("2p62_x_2p62_x_0", "0, 4611686018427387904, 4611686018427387904"), ("2_x_max", "2, 9223372036854775807"),
+                   ("2p31_cubed", "2147483648, 2147483648, 2147483648"), ("max_x_0", "9223372036854775807, 0, 2")]:
+    case("ts_shape_%s.txt" % tag, ts("  %y : Tensor = aten::relu(%x)\n  return (%y)\n", "%%x : Float(%s)" % shape))
+case("json_input_shape_2p62_empty.json", jdump(jg([dict(X, shape=[0, 2 ** 62, 2 ** 62])], [RELU], ["y"])))
+case("ts_expand_2p40_squared.txt", ts(cst("a", 2 ** 40) + cst("m", -1) + cst("f", 0, "bool") +
+                                      "  %s : int[] = prim::ListConstruct(%a, %a, %m, %m)\n  %y : Tensor = aten::expand(%x, %s, %f)\n"
+                                      "  %z : Tensor = aten::sum(%y)\n  return (%z)\n"))
+case("ts_repeat_2p40_squared.txt", ts(cst("a", 2 ** 40) + "  %s : int[] = prim::ListConstruct(%a, %a)\n"
+                                      "  %y : Tensor = aten::repeat(%x, %s)\n  return (%y)\n"))
+case("ts_repeat_min.txt", ts(cst("a", I64MIN) + cst("b", 1) + "  %s : int[] = prim::ListConstruct(%a, %b)\n"
+                             "  %y : Tensor = aten::repeat(%x, %s)\n  return (%y)\n"))
+case("ts_cat_overflow.txt", ts(cst("d", 1) + "  %l : Tensor[] = prim::ListConstruct(%x, %x, %x)\n  %y : Tensor = aten::cat(%l, %d)\n  return (%y)\n",
+                               "%x : Float(1, 4611686018427387904)"))
+case("ts_zeros_2p62_squared.txt", ts(cst("a", 2 ** 62) + cst("z", 0) + N + "  %s : int[] = prim::ListConstruct(%a, %a, %z)\n"
+                                     "  %y : Tensor = aten::zeros(%s, %n, %n, %n, %n)\n  return (%y)\n"))
+case("ts_view_2p62_overflow.txt", ts(cst("a", 2 ** 62) + cst("b", 0) + cst("m", -1) + "  %s : int[] = prim::ListConstruct(%a, %m, %b)\n"
+                                "  %y : Tensor = aten::view(%x, %s)\n  return (%y)\n"))
+case("ts_layer_norm_2p62.txt", ts(cst("a", 2 ** 62) + cst("e", 1e-5, "float") + cst("t", 1, "bool") + N +
+                                  "  %s : int[] = prim::ListConstruct(%a)\n  %y : Tensor = aten::layer_norm(%x, %s, %n, %n, %e, %t)\n  return (%y)\n",
+                                  "%x : Float(0, 4611686018427387904)"))
+for tag, sc in [("1e30", "1e+30"), ("nan", "nan"), ("inf", "inf"), ("negative", "-2."), ("zero", "0.")]:
+    case("ts_upsample_scale_%s.txt" % tag, ts(cst("a", sc, "float") + N + "  %s : float[] = prim::ListConstruct(%a, %a)\n"
+                                              "  %y : Tensor = aten::upsample_nearest2d(%x, %n, %s)\n  return (%y)\n", "%x : " + X4T))
+case("ts_arange_long_beyond_int64.txt", ts(cst("a", "-1e+19", "float") + cst("b", "-9.9999999999999e+18", "float") + cst("s", "1000.", "float") +
+                                           cst("dt", 4) + N + "  %y : Tensor = aten::arange(%a, %b, %s, %dt, %n, %n, %n)\n  return (%y)\n", ""))
+case("ts_full_long_1e30.txt", ts(cst("a", 3) + cst("v", "1e+30", "float") + cst("dt", 4) + N + "  %s : int[] = prim::ListConstruct(%a)\n"
+                                 "  %y : Tensor = aten::full(%s, %v, %dt, %n, %n, %n)\n  return (%y)\n", ""))
+
 # The weights file the weights cases point at: 16 bytes.
 with open(os.path.join(DIR, "weights_16.bin"), "wb") as f:
     f.write(bytes(range(16)))

@@ -121,6 +121,14 @@ for o in 'sp ace.c' 'caf\303\251.c' 'a?b.c' 'x%s.c'; do
     "$tmp/odd/run" >/dev/null; then ok
   else bad "output '$o': $(head -c 300 "$tmp/err.txt") $(head -c 300 "$tmp/cc.txt")"; fi
 done
+for n in 'a*/b' 'x"y' "$(printf 'n\nl')" '9lives' ''; do
+  expect 2 "is not a C identifier" "$MC" compile "$tmp/odd/m.txt" -o "$tmp/odd/n.c" --name "$n"
+done
+# -o - stays allowed: the source on stdout, no file at all
+mkdir -p "$tmp/stdout"
+if (cd "$tmp/stdout" && "$MC" compile "$tmp/odd/m.txt" -o - >"$tmp/stdout.c" 2>"$tmp/err.txt") &&
+  [ -z "$(ls "$tmp/stdout")" ] && grep -q '_create' "$tmp/stdout.c"; then ok
+else bad "-o -: $(head -c 300 "$tmp/err.txt")"; fi
 # an odd name in the assembler's .incbin string (a weights file): gcc and clang
 $PY "$here/gen_models.py" weights "$tmp/odd" wodd 7
 for BUILDCC in "$CC" $CLANG; do

@@ -1227,10 +1227,12 @@ static void replace_node_inputs(Block *b, const Value *from, Value *to) {
  * prim::If output that every branch returns as the same outer tensor is that tensor. Their
  * uses are redirected to it, so writes inside the blocks write the tensor they write in
  * PyTorch (an input included) rather than the block's copy. Inner blocks go first, so nested
- * loops resolve from the inside out. The carried state itself stays, unread. */
-static void resolve_block_identities(Graph *g, Block *b) {
+ * loops resolve from the inside out. The carried state itself stays, unread. Returns how many
+ * values were redirected. */
+static int resolve_block_identities(Graph *g, Block *b) {
+  int nres = 0;
   for (Node *n = b->first; n; n = n->next) {
-    for (int k = 0; k < n->nblocks; k++) resolve_block_identities(g, n->blocks[k]);
+    for (int k = 0; k < n->nblocks; k++) nres += resolve_block_identities(g, n->blocks[k]);
     if (ir_node_is(n, "prim::Loop") && n->nblocks == 1) {
       Block *body = n->blocks[0];
       int nc = n->ninputs - 2;
@@ -1239,6 +1241,7 @@ static void resolve_block_identities(Graph *g, Block *b) {
         if (!is_tensor(p) || !is_tensor(init) || same_object(body->rets[k + 1], n) != p) continue;
         replace_node_inputs(body, p, init);
         ir_replace_uses(g, n->outputs[k], init, NULL);
+        nres++;
       }
     } else if (ir_node_is(n, "prim::If") && n->nblocks == 2) {
       for (int o = 0; o < n->noutputs; o++) {
@@ -1246,9 +1249,11 @@ static void resolve_block_identities(Graph *g, Block *b) {
         Value *u = same_object(n->blocks[0]->rets[o], n);
         if (defined_inside(u, n) || same_object(n->blocks[1]->rets[o], n) != u) continue;
         ir_replace_uses(g, n->outputs[o], u, NULL);
+        nres++;
       }
     }
   }
+  return nres;
 }
 
 /* ---- casts that return their input --------------------------------------------------------- */
@@ -1369,7 +1374,12 @@ int functionalize_run(Graph *g, PassCtx *c) {
   Block *top = g->top;
   clear_aux(top);
   alias_casts(&F, top);
-  resolve_block_identities(g, top);
+  /* the uses now read the tensor itself, whose strides may differ from the block's copy: the
+   * types after it are inferred again */
+  if (resolve_block_identities(g, top) > 0 && infer_run(g, c) != 0) {
+    arena_free(F.ar);
+    return 1;
+  }
   mark_maybe_views(&F, top);
   for (int i = 0; i < top->nparams; i++)
     if (is_tensor(top->params[i])) member_of(&F, top->params[i]);
@@ -1377,6 +1387,17 @@ int functionalize_run(Graph *g, PassCtx *c) {
     next = n->next;
     fz_node(&F, n);
   }
+  /* by graph input: the last storage rooted at it, and whether any such storage is written
+   * (one pass over the storages instead of one per input) */
+  Storage **last_store = calloc((size_t)top->nparams + 1, sizeof *last_store);
+  bool *written_in = calloc((size_t)top->nparams + 1, sizeof *written_in);
+  if (!last_store || !written_in) abort();
+  for (Storage *t = F.stores; t; t = t->next)
+    if (t->root && !t->root->def && t->root->param_of == top && t->root->index >= 0 && t->root->index < top->nparams &&
+        top->params[t->root->index] == t->root) {
+      last_store[t->root->index] = t;
+      written_in[t->root->index] |= t->written;
+    }
   if (F.errs == 0) {
     /* Every output is compact row-major, and none still reads the first value of an input
      * written back below (the write-back overwrites that memory). */
@@ -1387,10 +1408,8 @@ int functionalize_run(Graph *g, PassCtx *c) {
       while (root->def && root->index == 0 && op_of(root->def) && op_of(root->def)->effect == EFF_VIEW &&
              op_of(root->def)->effect_arg < root->def->ninputs && is_tensor(root->def->inputs[op_of(root->def)->effect_arg]))
         root = root->def->inputs[op_of(root->def)->effect_arg];
-      bool stale = false;
-      if (root != r && root->param_of == top)
-        for (Storage *t = F.stores; t; t = t->next)
-          if (t->root == root && t->written) stale = true;
+      bool stale = root != r && root->param_of == top && root->index >= 0 && root->index < top->nparams &&
+                   written_in[root->index];
       if (!stale && compact(r->type)) continue;
       Node *nn = ir_make_constant_none(g, r->loc);
       ir_append(top, nn);
@@ -1406,9 +1425,7 @@ int functionalize_run(Graph *g, PassCtx *c) {
     /* one write-back per mutated graph input, in input order */
     for (int i = 0; i < top->nparams; i++) {
       Value *p = top->params[i];
-      Storage *s = NULL;
-      for (Storage *t = F.stores; t; t = t->next)
-        if (t->root == p) s = t;
+      Storage *s = last_store[i];
       if (!s || !s->written) continue;
       Value *ins[2] = {p, s->cur};
       Node *wb = ir_node_new(g, "mc::write_back", ins, 2, 0, NULL);
@@ -1417,6 +1434,8 @@ int functionalize_run(Graph *g, PassCtx *c) {
       ir_append(top, wb);
     }
   }
+  free(last_store);
+  free(written_in);
   clear_aux(top);
   arena_free(F.ar);
   return F.errs;

@@ -703,15 +703,19 @@ static void emit_block(Emitter *e, const Block *b) {
   for (const Node *n = b->first; n && !e->errs; n = n->next) emit_node(e, n);
 }
 
-static bool input_is_mutated(Emitter *e, int input) {
+/* By graph input: whether a node writes it (one pass over the nodes for all inputs). */
+static bool *inputs_mutated(Emitter *e, int ninputs) {
+  bool *m = calloc((size_t)ninputs + 1, sizeof *m);
+  if (!m) return NULL;
   for (int k = 0; k < e->plan.nnodes; k++) {
     const Node *n = e->plan.order[k];
     const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
     if (!op || op->effect != EFF_WRITE || op->effect_arg >= n->ninputs) continue;
     const Value *r = plan_root(&e->plan, n->inputs[op->effect_arg]);
-    if (r && e->plan.st[r->id].kind == ST_INPUT && e->plan.st[r->id].input == input) return true;
+    if (r && e->plan.st[r->id].kind == ST_INPUT && e->plan.st[r->id].input >= 0 && e->plan.st[r->id].input < ninputs)
+      m[e->plan.st[r->id].input] = true;
   }
-  return false;
+  return m;
 }
 
 static void put_io_desc(FILE *f, const char *name, DType dt, int ndim, const int64_t *shape, const int64_t *strides,
@@ -912,12 +916,15 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   fputs("  return 0;\n}\n\n", c);
   /* model description */
   fprintf(c, "static const mc_io_desc %s_inputs_[%d] = {\n", name, top->nparams ? top->nparams : 1);
+  bool *mutated = inputs_mutated(&e, top->nparams);
+  if (!mutated) abort();
   for (int i = 0; i < top->nparams; i++) {
     const Value *v = top->params[i];
     int64_t st[IR_MAX_DIMS];
     ir_contiguous_strides(v->type->ndim, v->type->shape, st);
-    put_io_desc(c, v->name, v->type->dtype, v->type->ndim, v->type->shape, st, input_is_mutated(&e, i));
+    put_io_desc(c, v->name, v->type->dtype, v->type->ndim, v->type->shape, st, mutated[i]);
   }
+  free(mutated);
   if (!top->nparams) fputs("  {\"\", 0, 0, {0}, {0}, 0},\n", c);
   fprintf(c, "};\nstatic const mc_io_desc %s_outputs_[%d] = {\n", name, top->nrets ? top->nrets : 1);
   for (int i = 0; i < top->nrets; i++) {

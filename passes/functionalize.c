@@ -1227,10 +1227,12 @@ static void replace_node_inputs(Block *b, const Value *from, Value *to) {
  * prim::If output that every branch returns as the same outer tensor is that tensor. Their
  * uses are redirected to it, so writes inside the blocks write the tensor they write in
  * PyTorch (an input included) rather than the block's copy. Inner blocks go first, so nested
- * loops resolve from the inside out. The carried state itself stays, unread. */
-static void resolve_block_identities(Graph *g, Block *b) {
+ * loops resolve from the inside out. The carried state itself stays, unread. Returns how many
+ * values were redirected. */
+static int resolve_block_identities(Graph *g, Block *b) {
+  int nres = 0;
   for (Node *n = b->first; n; n = n->next) {
-    for (int k = 0; k < n->nblocks; k++) resolve_block_identities(g, n->blocks[k]);
+    for (int k = 0; k < n->nblocks; k++) nres += resolve_block_identities(g, n->blocks[k]);
     if (ir_node_is(n, "prim::Loop") && n->nblocks == 1) {
       Block *body = n->blocks[0];
       int nc = n->ninputs - 2;
@@ -1239,6 +1241,7 @@ static void resolve_block_identities(Graph *g, Block *b) {
         if (!is_tensor(p) || !is_tensor(init) || same_object(body->rets[k + 1], n) != p) continue;
         replace_node_inputs(body, p, init);
         ir_replace_uses(g, n->outputs[k], init, NULL);
+        nres++;
       }
     } else if (ir_node_is(n, "prim::If") && n->nblocks == 2) {
       for (int o = 0; o < n->noutputs; o++) {
@@ -1246,9 +1249,11 @@ static void resolve_block_identities(Graph *g, Block *b) {
         Value *u = same_object(n->blocks[0]->rets[o], n);
         if (defined_inside(u, n) || same_object(n->blocks[1]->rets[o], n) != u) continue;
         ir_replace_uses(g, n->outputs[o], u, NULL);
+        nres++;
       }
     }
   }
+  return nres;
 }
 
 /* ---- casts that return their input --------------------------------------------------------- */
@@ -1369,7 +1374,12 @@ int functionalize_run(Graph *g, PassCtx *c) {
   Block *top = g->top;
   clear_aux(top);
   alias_casts(&F, top);
-  resolve_block_identities(g, top);
+  /* the uses now read the tensor itself, whose strides may differ from the block's copy: the
+   * types after it are inferred again */
+  if (resolve_block_identities(g, top) > 0 && infer_run(g, c) != 0) {
+    arena_free(F.ar);
+    return 1;
+  }
   mark_maybe_views(&F, top);
   for (int i = 0; i < top->nparams; i++)
     if (is_tensor(top->params[i])) member_of(&F, top->params[i]);

@@ -115,6 +115,20 @@ class WhileCountedAlias(nn.Module):
         return a + 1.0, x
 
 
+class LoopCarriedViewInplace(nn.Module):
+    """A view of an input carried by a loop as the result of an in-place op on itself, read
+    after the loop through another view (found by tests/gen: the strides of the copy were
+    assumed)."""
+
+    def forward(self, x1):
+        v5 = x1[:, -1]
+        k = 0
+        while k < int(x1.shape[0]) - 1:
+            v5 = v5.clamp_(-1.0, 0.5)
+            k += 1
+        return v5[:, None]
+
+
 # ---- values out of an if, written later --------------------------------------------------
 class IfThenWrite(nn.Module):
     """`a = x0; if c1: a = x1` then `if c2: a.add_(1.0)`: whichever a picked is written."""
@@ -375,6 +389,7 @@ _SPECS = [
     ("while_slice_alias", WhileSliceAlias, randn((3, 2)), (_S,)),
     ("loop_reassign_alias", LoopReassignAlias, randn((2, 3)), (_S, _T)),
     ("while_counted_alias", WhileCountedAlias, randn((2, 3)), (_S,)),
+    ("loop_carried_view_inplace", LoopCarriedViewInplace, randn((3, 4)), (_S,)),
     ("if_then_write", IfThenWrite, randn((3, 4), (3, 4)), (_S,)),
     ("if_then_write_return", IfThenWriteReturn, randn((3, 4), (3, 4)), (_S,)),
     ("ternary_alias", TernaryAlias, randn((2, 3), (2, 3)), (_S,)),

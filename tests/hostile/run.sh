@@ -200,7 +200,7 @@ mkdir -p runout
 $PY -c 'import struct,sys; h=b"{'"'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), "'}"; h+=b" "*(63-10-len(h))+b"\n"; sys.stdout.buffer.write(b"\x93NUMPY\x01\x00"+struct.pack("<H",len(h))+h+bytes(24))' >in.npy
 ln in.npy runout/output_0.npy
 cp in.npy in.keep
-expect 1 "it is the input file 'in.npy'" "$MC" run m.txt in.npy -o runout
+expect 1 "it is the input file 'in.npy'" "$MC" run m.txt in.npy -o runout --interp
 cmp -s runout/output_0.npy in.keep && ok || bad "mc run replaced its input"
 
 # ---- interrupted compiles ------------------------------------------------------------------

@@ -26,7 +26,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -186,25 +185,35 @@ def generate(model, n, path):
         GENERATORS[model](n, f.write)
 
 
+# Runs in a fresh interpreter: a child's ru_maxrss starts at what its parent had when it forked,
+# so mc is started from a small process, not from this one (which holds generated text).
+RUNNER = r"""
+import json, os, subprocess, sys, tempfile, threading, time
+mc, path, out, timeout = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+with tempfile.TemporaryFile() as err:
+    t0 = time.monotonic()
+    p = subprocess.Popen([mc, "compile", path, "-o", out], stdout=subprocess.DEVNULL, stderr=err)
+    timer = threading.Timer(timeout, p.kill)
+    timer.start()
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    timed_out = not timer.is_alive()
+    timer.cancel()
+    err.seek(0)
+    lines = err.read().decode(errors="replace").strip().splitlines()
+code = os.waitstatus_to_exitcode(status)
+print(json.dumps([None if timed_out else code, ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss / 1024.0,
+                  "timed out after %g s" % timeout if timed_out else (lines[0] if lines else "")]))
+"""
+
+
 def measure(path, out_dir, timeout):
     """Runs mc compile; returns (exit code or None on timeout, CPU seconds (user + system), wall
     seconds, peak RSS in MiB, first stderr line), from wait4's rusage of that process alone."""
     out = os.path.join(out_dir, "model.c")
-    with tempfile.TemporaryFile() as err:
-        t0 = time.monotonic()
-        p = subprocess.Popen([MC, "compile", path, "-o", out], stdout=subprocess.DEVNULL, stderr=err)
-        timer = threading.Timer(timeout, p.kill)
-        timer.start()
-        _, status, ru = os.wait4(p.pid, 0)
-        wall = time.monotonic() - t0
-        timed_out = not timer.is_alive()
-        timer.cancel()
-        p.returncode = os.waitstatus_to_exitcode(status)
-        err.seek(0)
-        lines = err.read().decode(errors="replace").strip().splitlines()
-    rc = None if timed_out else p.returncode
-    msg = "timed out after %d s" % timeout if timed_out else (lines[0] if lines else "")
-    return rc, ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss / 1024.0, msg
+    r = subprocess.run([sys.executable, "-c", RUNNER, MC, path, out, str(timeout)],
+                       stdout=subprocess.PIPE, text=True, check=True)
+    return tuple(json.loads(r.stdout))
 
 
 def slope(points):

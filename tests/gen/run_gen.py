@@ -29,7 +29,6 @@ import shutil
 import subprocess
 import sys
 import time
-import traceback
 import warnings
 
 os.environ.setdefault("GLOG_minloglevel", "2")  # TorchScript warnings about generated lists
@@ -260,6 +259,14 @@ def cc_path(d, nin, want):
 
 
 RANK = {"pass": 0, "refused": 1, "crash": 2, "wrong": 3}
+# refusal buckets grouped by what they have in common, for the report
+FAMILIES = [("shape-unknown (list elements: unbind/split/chunk)", r"shape of .*not known"),
+            ("run-time index", r"compile-time constant"),
+            ("in-place view op", r"in-place view op|unsupported op 'aten::(squeeze|unsqueeze|transpose|t)_'"),
+            ("overlapping write", r"more than one element of the written-to tensor"),
+            ("alias through blocks/lists", r"control flow|through a list|lists"),
+            ("dtype", r"but PyTorch recorded"),
+            ("unsupported op", r"unsupported op")]
 
 
 def mc_job(d, nin, want, cc, run_path=True):
@@ -528,6 +535,10 @@ def main(argv=None):
         print("gen %s: %d programs: %d pass, %d wrong, %d crash, %d refused (%.1f%% of valid), %d pytorch-rejected"
               % (mode, n, c["pass"], c["wrong"], c["crash"], c["refused"],
                  100.0 * c["refused"] / max(valid, 1), c["pytorch-rejected"]))
+    fam = collections.Counter()
+    for b, k in refusals.items():
+        fam[next((name for name, rx in FAMILIES if re.search(rx, b)), "other")] += k
+    print("  refusal families: " + ", ".join("%s %d" % (f, k) for f, k in fam.most_common()))
     for b, k in refusals.most_common():
         print("  refused %5d  %s" % (k, b))
     for b, k in crashes.most_common():

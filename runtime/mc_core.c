@@ -1,16 +1,184 @@
 /* mc_core.c — binding, validation, introspection and outputs' bookkeeping, shared by the CPU
  * runtime (libmcrt.a) and the CUDA runtime (libmcrt_cuda.a); mc_core.h states the invariants.
  * Plain C99: no allocation here besides calloc/free of the model's tables (the device's
- * buffers go through its mc_device).
+ * buffers go through its mc_device); a model made in the caller's memory (mcc_init_in) takes its
+ * tables from there, and with -DMC_NO_MALLOC nothing here calls calloc or free.
  */
 #include "mc_core.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char mcc_null_model_msg[] = "mc: NULL model";
+
+/* ---- formatting ---------------------------------------------------------------------------- */
+/* A small vsnprintf for messages, so that no C library formatter is linked (newlib-nano's
+ * pulls in malloc): flags, width and precision are read; %s and %c honour precision and width,
+ * numbers the `-` and `0` flags and width. Conversions: d i u x X o c s p g e f %, lengths hh h l
+ * ll z j t. Floating point is printed with up to 6 significant digits (%g-like), not rounded
+ * exactly as printf would. Returns the length the whole text has (as vsnprintf). */
+typedef struct mcc_out {
+  char *buf;
+  size_t n, len;
+} mcc_out;
+
+static void mcc_putc(mcc_out *o, char ch) {
+  if (o->len + 1 < o->n) o->buf[o->len] = ch;
+  o->len++;
+}
+
+static void mcc_pad(mcc_out *o, const char *s, size_t len, int width, int left, char fill) {
+  size_t w = width > 0 ? (size_t)width : 0;
+  if (!left && fill == '0' && len && (*s == '-' || *s == '+')) {
+    mcc_putc(o, *s++);
+    len--;
+    w = w ? w - 1 : 0;
+  }
+  for (size_t k = len; !left && k < w; k++) mcc_putc(o, fill);
+  for (size_t k = 0; k < len; k++) mcc_putc(o, s[k]);
+  for (size_t k = len; left && k < w; k++) mcc_putc(o, ' ');
+}
+
+static size_t mcc_utoa(char *end, unsigned long long v, unsigned base, int upper) {
+  const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  size_t len = 0;
+  do {
+    *--end = dig[v % base];
+    len++;
+  } while ((v /= base) != 0);
+  return len;
+}
+
+/* x (finite) with up to 6 significant digits: fixed for 1e-4 <= |x| < 1e6, else d.ddddde+XX */
+static size_t mcc_ftoa(char *p, double x) {
+  char *s = p;
+  if (x != x) return (size_t)(memcpy(p, "nan", 3), 3);
+  if (x < 0) *p++ = '-', x = -x;
+  if (x > 1.7976931348623157e308) return (size_t)(memcpy(p, "inf", 3), p + 3 - s);
+  int e = 0;
+  if (x != 0) {
+    while (x >= 10) x /= 10, e++;
+    while (x < 1) x *= 10, e--;
+  }
+  unsigned long m = (unsigned long)(x * 100000 + 0.5); /* 6 digits: d.ddddd */
+  if (m >= 1000000) m /= 10, e++;
+  char dig[6];
+  for (int k = 5; k >= 0; k--) dig[k] = (char)('0' + m % 10), m /= 10;
+  int nd = 6;
+  while (nd > 1 && dig[nd - 1] == '0') nd--;
+  if (x != 0 && (e < -4 || e >= 6)) {
+    *p++ = dig[0];
+    if (nd > 1) *p++ = '.';
+    for (int k = 1; k < nd; k++) *p++ = dig[k];
+    *p++ = 'e';
+    *p++ = e < 0 ? '-' : '+';
+    if (e < 0) e = -e;
+    if (e >= 100) *p++ = (char)('0' + e / 100);
+    *p++ = (char)('0' + e / 10 % 10);
+    *p++ = (char)('0' + e % 10);
+  } else if (e < 0) {
+    *p++ = '0';
+    *p++ = '.';
+    for (int k = -1; k > e; k--) *p++ = '0';
+    for (int k = 0; k < nd; k++) *p++ = dig[k];
+  } else {
+    for (int k = 0; k <= e; k++) *p++ = k < nd ? dig[k] : '0';
+    if (nd > e + 1) *p++ = '.';
+    for (int k = e + 1; k < nd; k++) *p++ = dig[k];
+  }
+  return (size_t)(p - s);
+}
+
+int mc_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap) {
+  mcc_out o = {buf, n, 0};
+  char tmp[48];
+  while (*fmt) {
+    if (*fmt != '%') {
+      mcc_putc(&o, *fmt++);
+      continue;
+    }
+    fmt++;
+    int left = 0, width = 0, prec = -1, lng = 0;
+    char fill = ' ';
+    for (;; fmt++) {
+      if (*fmt == '-') left = 1;
+      else if (*fmt == '0') fill = '0';
+      else if (*fmt != '+' && *fmt != ' ' && *fmt != '#') break;
+    }
+    if (*fmt == '*') width = va_arg(ap, int), fmt++;
+    else
+      while (*fmt >= '0' && *fmt <= '9') width = width * 10 + (*fmt++ - '0');
+    if (*fmt == '.') {
+      prec = 0;
+      if (*++fmt == '*') prec = va_arg(ap, int), fmt++;
+      else
+        while (*fmt >= '0' && *fmt <= '9') prec = prec * 10 + (*fmt++ - '0');
+    }
+    if (width < 0) left = 1, width = -width;
+    for (;; fmt++) {
+      if (*fmt == 'l') lng++;
+      else if (*fmt == 'z' || *fmt == 'j' || *fmt == 't') lng = 3;
+      else if (*fmt != 'h') break;
+    }
+    char cv = *fmt ? *fmt++ : '\0', *end = tmp + sizeof tmp;
+    size_t len = 0;
+    unsigned long long u = 0;
+    int neg = 0;
+    switch (cv) {
+    case 'd': case 'i': {
+      long long v = lng >= 3 ? (long long)va_arg(ap, ptrdiff_t) : lng == 2 ? va_arg(ap, long long)
+                    : lng == 1 ? va_arg(ap, long) : va_arg(ap, int);
+      neg = v < 0;
+      u = neg ? 0ull - (unsigned long long)v : (unsigned long long)v;
+      len = mcc_utoa(end, u, 10, 0);
+      if (neg) *(end - ++len) = '-';
+      mcc_pad(&o, end - len, len, width, left, left ? ' ' : fill);
+      break;
+    }
+    case 'u': case 'x': case 'X': case 'o': case 'p':
+      if (cv == 'p') u = (unsigned long long)(uintptr_t)va_arg(ap, void *);
+      else u = lng >= 3 ? (unsigned long long)va_arg(ap, size_t) : lng == 2 ? va_arg(ap, unsigned long long)
+               : lng == 1 ? va_arg(ap, unsigned long) : va_arg(ap, unsigned);
+      len = mcc_utoa(end, u, cv == 'u' ? 10 : cv == 'o' ? 8 : 16, cv == 'X');
+      if (cv == 'p') *(end - ++len) = 'x', *(end - ++len) = '0';
+      mcc_pad(&o, end - len, len, width, left, left ? ' ' : fill);
+      break;
+    case 'c':
+      tmp[0] = (char)va_arg(ap, int);
+      mcc_pad(&o, tmp, 1, width, left, ' ');
+      break;
+    case 's': {
+      const char *s = va_arg(ap, const char *);
+      if (!s) s = "(null)";
+      while ((prec < 0 || len < (size_t)prec) && s[len]) len++;
+      mcc_pad(&o, s, len, width, left, ' ');
+      break;
+    }
+    case 'g': case 'G': case 'e': case 'E': case 'f': case 'F':
+      len = mcc_ftoa(tmp, va_arg(ap, double));
+      mcc_pad(&o, tmp, len, width, left, left ? ' ' : fill);
+      break;
+    case '%':
+      mcc_putc(&o, '%');
+      break;
+    default: /* unknown conversion: written as it is */
+      mcc_putc(&o, '%');
+      if (cv) mcc_putc(&o, cv);
+      break;
+    }
+  }
+  if (n) buf[o.len < n ? o.len : n - 1] = '\0';
+  return o.len > (size_t)0x7fffffff ? 0x7fffffff : (int)o.len;
+}
+
+int mc_snprintf(char *buf, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int r = mc_vsnprintf(buf, n, fmt, ap);
+  va_end(ap);
+  return r;
+}
 
 /* ---- dtypes -------------------------------------------------------------------------------- */
 
@@ -42,12 +210,12 @@ static int mcc_dtype_matches(int code, DLDataType got) {
 static void mcc_dtype_str(DLDataType t, char *buf, size_t n) {
   static const char *const kinds[] = {"int", "uint", "float", "opaque", "bfloat", "complex", "bool"};
   if (t.code < sizeof kinds / sizeof kinds[0])
-    snprintf(buf, n, "%s%u", kinds[t.code], (unsigned)t.bits);
+    mc_snprintf(buf, n, "%s%u", kinds[t.code], (unsigned)t.bits);
   else
-    snprintf(buf, n, "code %u bits %u", (unsigned)t.code, (unsigned)t.bits);
+    mc_snprintf(buf, n, "code %u bits %u", (unsigned)t.code, (unsigned)t.bits);
   if (t.lanes != 1) {
     size_t len = strlen(buf);
-    snprintf(buf + len, n - len, "x%u", (unsigned)t.lanes);
+    mc_snprintf(buf + len, n - len, "x%u", (unsigned)t.lanes);
   }
 }
 
@@ -57,7 +225,7 @@ int mcc_fail(const mc_model *m, int code, const char *fmt, ...) {
   mc_core *c = MCC(m); /* every model is allocated writable by its runtime */
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(c->err, sizeof c->err, fmt, ap);
+  mc_vsnprintf(c->err, sizeof c->err, fmt, ap);
   va_end(ap);
   return code;
 }
@@ -135,8 +303,48 @@ static void mcc_fill_info(DLTensor *t, const mc_io_desc *d, int64_t *shape, DLDe
   t->shape = shape;
 }
 
+/* One table of n elements of size es: from the caller's memory (*pool, 8-aligned, *left bytes
+ * left) when pool is not NULL, else from calloc. NULL when it does not fit. */
+static void *mcc_table(char **pool, size_t *left, size_t n, size_t es) {
+  size_t bytes = (n * es + 7) & ~(size_t)7;
+  if (pool) {
+    if (bytes > *left) return NULL;
+    void *p = *pool;
+    memset(p, 0, bytes);
+    *pool += bytes;
+    *left -= bytes;
+    return p;
+  }
+#ifdef MC_NO_MALLOC
+  return NULL;
+#else
+  return calloc(n, es);
+#endif
+}
+
+size_t mcc_tables_bytes(int ni, int no) {
+  size_t cnt_i = ni ? (size_t)ni : 1, cnt_o = no ? (size_t)no : 1, total = 0;
+  size_t sizes[8];
+  sizes[0] = cnt_i * sizeof(mc_slot);
+  sizes[1] = cnt_i * sizeof(void *);
+  sizes[2] = cnt_i * sizeof(size_t);
+  sizes[3] = cnt_i * sizeof(DLTensor);
+  sizes[4] = cnt_o * sizeof(void *);
+  sizes[5] = cnt_o * sizeof(DLTensor);
+  sizes[6] = cnt_o * sizeof(DLTensor);
+  sizes[7] = ((size_t)ni + 2 * (size_t)no + 1) * MC_MAX_DIMS * sizeof(int64_t);
+  for (int k = 0; k < 8; k++) total += (sizes[k] + 7) & ~(size_t)7;
+  return total;
+}
+
 int mcc_init(mc_core *c, const mc_device *dev, const char *name, int ni, int no,
              const mc_io_desc *inputs, const mc_io_desc *outputs, int device_id) {
+  return mcc_init_in(c, dev, name, ni, no, inputs, outputs, device_id, NULL, NULL);
+}
+
+int mcc_init_in(mc_core *c, const mc_device *dev, const char *name, int ni, int no,
+                const mc_io_desc *inputs, const mc_io_desc *outputs, int device_id, char **pool,
+                size_t *left) {
   size_t cnt_i = ni ? (size_t)ni : 1, cnt_o = no ? (size_t)no : 1;
   c->dev = dev;
   c->name = name;
@@ -144,14 +352,15 @@ int mcc_init(mc_core *c, const mc_device *dev, const char *name, int ni, int no,
   c->num_outputs = no;
   c->inputs = inputs;
   c->outputs = outputs;
-  c->slots = calloc(cnt_i, sizeof *c->slots);
-  c->in = calloc(cnt_i, sizeof *c->in);
-  c->in_bytes = calloc(cnt_i, sizeof *c->in_bytes);
-  c->in_info = calloc(cnt_i, sizeof *c->in_info);
-  c->out = calloc(cnt_o, sizeof *c->out);
-  c->out_info = calloc(cnt_o, sizeof *c->out_info);
-  c->results = calloc(cnt_o, sizeof *c->results);
-  c->dims = calloc((size_t)ni + 2 * (size_t)no + 1, MC_MAX_DIMS * sizeof *c->dims);
+  c->pooled = pool != NULL;
+  c->slots = mcc_table(pool, left, cnt_i, sizeof *c->slots);
+  c->in = mcc_table(pool, left, cnt_i, sizeof *c->in);
+  c->in_bytes = mcc_table(pool, left, cnt_i, sizeof *c->in_bytes);
+  c->in_info = mcc_table(pool, left, cnt_i, sizeof *c->in_info);
+  c->out = mcc_table(pool, left, cnt_o, sizeof *c->out);
+  c->out_info = mcc_table(pool, left, cnt_o, sizeof *c->out_info);
+  c->results = mcc_table(pool, left, cnt_o, sizeof *c->results);
+  c->dims = mcc_table(pool, left, (size_t)ni + 2 * (size_t)no + 1, MC_MAX_DIMS * sizeof *c->dims);
   if (!c->slots || !c->in || !c->in_bytes || !c->in_info || !c->out || !c->out_info ||
       !c->results || !c->dims)
     return MC_ENOMEM;
@@ -189,14 +398,18 @@ void mcc_fini(mc_core *c) {
       c->slots[i].copy = NULL;
     }
   }
-  free(c->slots);
-  free(c->in);
-  free(c->in_bytes);
-  free(c->in_info);
-  free(c->out);
-  free(c->out_info);
-  free(c->results);
-  free(c->dims);
+#ifndef MC_NO_MALLOC
+  if (!c->pooled) {
+    free(c->slots);
+    free(c->in);
+    free(c->in_bytes);
+    free(c->in_info);
+    free(c->out);
+    free(c->out_info);
+    free(c->results);
+    free(c->dims);
+  }
+#endif
   c->slots = NULL;
 }
 

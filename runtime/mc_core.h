@@ -83,6 +83,7 @@ typedef struct mc_core {
   int64_t *dims;      /* shapes of in_info, out_info and results' strides, MC_MAX_DIMS each */
   size_t *in_bytes;   /* compact size of each input */
   int outputs_valid;
+  int pooled; /* tables in the caller's memory (mcc_init_in): mcc_fini frees none */
   char err[MC_ERR_LEN];
 } mc_core;
 
@@ -112,6 +113,12 @@ int mcc_def_ok(int num_inputs, int num_outputs, const mc_io_desc *inputs,
 /* Fills c (zeroed by the caller) for a description mcc_def_ok accepted: MC_OK or MC_ENOMEM. */
 int mcc_init(mc_core *c, const mc_device *dev, const char *name, int num_inputs, int num_outputs,
              const mc_io_desc *inputs, const mc_io_desc *outputs, int device_id);
+/* The same with the tables carved from [*pool, *pool + *left) (8-byte aligned; both advanced),
+ * nothing allocated; when pool is NULL, as mcc_init. mcc_tables_bytes: what the tables take. */
+int mcc_init_in(mc_core *c, const mc_device *dev, const char *name, int num_inputs,
+                int num_outputs, const mc_io_desc *inputs, const mc_io_desc *outputs,
+                int device_id, char **pool, size_t *left);
+size_t mcc_tables_bytes(int num_inputs, int num_outputs);
 /* Releases every binding (deleters, copy buffers) and frees what mcc_init allocated. */
 void mcc_fini(mc_core *c);
 

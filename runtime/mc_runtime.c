@@ -18,7 +18,6 @@
  */
 #include "mc_core.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,14 +27,28 @@ struct mc_model {
   mc_core core; /* first: MCC(m) */
   const mc_model_def *def;
   void *arena;
+  char *copies; /* made in the caller's memory: the inputs' copy buffers, each 64-rounded */
+  int in_caller_memory; /* mc_model_new_in: nothing to free */
   int nthreads; /* mc_set_num_threads; 0: never set (1) */
 };
 
+/* MC_MEMORY_BYTES (mc_runtime.h) bounds what mc_model_new_in takes: checked here, at build
+ * time, for this target's sizes (C99: a negative array size is the error). */
+#define MC_ASSERT(name, cond) typedef char mc_assert_##name[(cond) ? 1 : -1]
+MC_ASSERT(model_bytes, (sizeof(struct mc_model) + MC_ALIGN - 1) / MC_ALIGN * MC_ALIGN <=
+                           MC_MEM_MODEL_BYTES);
+MC_ASSERT(input_bytes, ((sizeof(mc_slot) + 7) & ~(size_t)7) + 2 * 8 + sizeof(DLTensor) +
+                           MC_MAX_DIMS * sizeof(int64_t) <= MC_MEM_PER_INPUT);
+MC_ASSERT(output_bytes, 8 + 2 * sizeof(DLTensor) + 2 * MC_MAX_DIMS * sizeof(int64_t) <=
+                            MC_MEM_PER_OUTPUT);
+
 /* ---- memory -------------------------------------------------------------------------------- */
 
-/* bytes (0 allowed) at a 64-byte boundary, from malloc: the block starts with room for the
+/* (not built with -DMC_NO_MALLOC, where nothing here calls malloc or free)
+ * bytes (0 allowed) at a 64-byte boundary, from malloc: the block starts with room for the
  * pointer malloc returned, stored just before the aligned address. NULL on failure or when the
  * block would not fit a ptrdiff_t (no object may be larger). */
+#ifndef MC_NO_MALLOC
 static void *mc_alloc64(size_t bytes) {
   size_t extra = MC_ALIGN + sizeof(void *);
   if (bytes > (size_t)PTRDIFF_MAX - extra) return NULL;
@@ -50,6 +63,7 @@ static void *mc_alloc64(size_t bytes) {
 static void mc_free64(void *p) {
   if (p) free(((void **)p)[-1]);
 }
+#endif
 
 static int mc_cpu_check_device(const mc_model *m, const char *what, const char *kind, int idx,
                                const char *nm, const DLTensor *t, int external) {
@@ -62,11 +76,13 @@ static int mc_cpu_check_device(const mc_model *m, const char *what, const char *
   return MC_OK;
 }
 
+#ifndef MC_NO_MALLOC
 static int mc_cpu_alloc(mc_model *m, const char *what, int i, size_t bytes, void **p) {
   if ((*p = mc_alloc64(bytes))) return MC_OK;
   return mcc_fail(m, MC_ENOMEM, "%s: input %d '%s': out of memory (%lu bytes)", what, i,
                   mcc_io_name(&MCC(m)->inputs[i]), (unsigned long)bytes);
 }
+#endif
 
 static int mc_cpu_copy(const mc_model *m, const char *what, void *dst, const void *src, size_t n) {
   (void)m, (void)what;
@@ -74,8 +90,27 @@ static int mc_cpu_copy(const mc_model *m, const char *what, void *dst, const voi
   return MC_OK;
 }
 
+#ifndef MC_NO_MALLOC
 static const mc_device mc_cpu = {kDLCPU, 0, mc_cpu_check_device, mc_cpu_alloc, mc_free64,
                                  mc_cpu_copy};
+#endif
+
+static size_t mc_round64(size_t n) { return (n + MC_ALIGN - 1) / MC_ALIGN * MC_ALIGN; }
+
+/* A model made in the caller's memory: input i's copy buffer is its own part of that memory,
+ * laid out by mc_model_new_in; nothing is freed. */
+static int mc_in_alloc(mc_model *m, const char *what, int i, size_t bytes, void **p) {
+  char *at = m->copies;
+  (void)what, (void)bytes;
+  for (int k = 0; k < i; k++) at += mc_round64(m->core.in_bytes[k]);
+  *p = at;
+  return MC_OK;
+}
+
+static void mc_in_free(void *p) { (void)p; }
+
+static const mc_device mc_cpu_in = {kDLCPU, 0, mc_cpu_check_device, mc_in_alloc, mc_in_free,
+                                    mc_cpu_copy};
 
 /* ---- sizes and layouts --------------------------------------------------------------------- */
 
@@ -130,6 +165,9 @@ mc_model *mc_model_new(const mc_model_def *def) {
   if (!def || !def->run ||
       !mcc_def_ok(def->num_inputs, def->num_outputs, def->inputs, def->outputs))
     return NULL;
+#ifdef MC_NO_MALLOC
+  return NULL; /* no heap: NAME_create_in */
+#else
   mc_model *m = calloc(1, sizeof *m);
   if (!m) return NULL;
   m->def = def;
@@ -140,13 +178,63 @@ mc_model *mc_model_new(const mc_model_def *def) {
     return NULL;
   }
   return m;
+#endif
+}
+
+/* What mc_model_new_in needs for def (0: def malformed or the sum overflows). */
+size_t mc_model_memory_bytes(const mc_model_def *def) {
+  if (!def || !def->run ||
+      !mcc_def_ok(def->num_inputs, def->num_outputs, def->inputs, def->outputs))
+    return 0;
+  size_t total = mc_round64(sizeof(mc_model)), part;
+  const size_t lim = (size_t)PTRDIFF_MAX;
+  if (def->arena_bytes > lim - MC_ALIGN) return 0;
+  part = mc_round64(def->arena_bytes);
+  if (part > lim - total) return 0;
+  total += part;
+  for (int i = 0; i < def->num_inputs; i++) {
+    const mc_io_desc *d = &def->inputs[i];
+    part = mc_round64((size_t)mc_numel(d->ndim, d->shape) * mcc_dtype_sizes[d->dtype]);
+    if (part > lim - total) return 0;
+    total += part;
+  }
+  part = mcc_tables_bytes(def->num_inputs, def->num_outputs);
+  if (part > lim - total) return 0;
+  return total + part;
+}
+
+/* The model, then its arena, the inputs' copy buffers and the tables, all in mem. */
+mc_model *mc_model_new_in(const mc_model_def *def, void *mem, size_t bytes) {
+  size_t need = mc_model_memory_bytes(def);
+  if (!need || !mem || ((uintptr_t)mem & (MC_ALIGN - 1)) || bytes < need) return NULL;
+  char *p = (char *)mem;
+  mc_model *m = (mc_model *)mem;
+  memset(m, 0, sizeof *m);
+  m->def = def;
+  m->in_caller_memory = 1;
+  p += mc_round64(sizeof *m);
+  m->arena = p;
+  p += mc_round64(def->arena_bytes);
+  m->copies = p;
+  for (int i = 0; i < def->num_inputs; i++) {
+    const mc_io_desc *d = &def->inputs[i];
+    p += mc_round64((size_t)mc_numel(d->ndim, d->shape) * mcc_dtype_sizes[d->dtype]);
+  }
+  size_t left = need - (size_t)(p - (char *)mem);
+  if (mcc_init_in(&m->core, &mc_cpu_in, def->name, def->num_inputs, def->num_outputs,
+                  def->inputs, def->outputs, 0, &p, &left))
+    return NULL; /* cannot happen: need counted the tables */
+  return m;
 }
 
 void mc_model_destroy(mc_model *m) {
   if (!m) return;
   mcc_fini(&m->core);
+  if (m->in_caller_memory) return;
+#ifndef MC_NO_MALLOC
   mc_free64(m->arena);
   free(m);
+#endif
 }
 
 /* ---- running ------------------------------------------------------------------------------- */
@@ -202,7 +290,14 @@ int mc_copy_output(const mc_model *m, int i, DLTensor *dst) {
   if (bytes) {
     const char *src = m->core.results[i].data, *lo, *hi;
     mc_span(src, d->ndim, d->shape, d->strides, es, &lo, &hi);
-    if (data < hi && lo < data + bytes) { /* dst overlaps the output (an input's buffer) */
+    if (data < hi && lo < data + bytes &&
+        mcc_is_compact(d->ndim, d->shape, d->strides)) { /* overlapping, in order */
+      memmove(data, src, bytes);
+    } else if (data < hi && lo < data + bytes) { /* dst overlaps the output (an input's buffer) */
+#ifdef MC_NO_MALLOC
+      return mcc_fail(m, MC_ENOMEM, "mc_copy_output: output %d: the destination overlaps the "
+                      "output and no heap is available (MC_NO_MALLOC)", i);
+#else
       char *tmp = malloc(bytes);
       if (!tmp)
         return mcc_fail(m, MC_ENOMEM, "mc_copy_output: output %d: out of memory (%lu bytes)", i,
@@ -210,6 +305,7 @@ int mc_copy_output(const mc_model *m, int i, DLTensor *dst) {
       mc_gather(tmp, src, d->ndim, d->shape, d->strides, es);
       memcpy(data, tmp, bytes);
       free(tmp);
+#endif
     } else {
       mc_gather(data, src, d->ndim, d->shape, d->strides, es);
     }
@@ -218,6 +314,15 @@ int mc_copy_output(const mc_model *m, int i, DLTensor *dst) {
   return MC_OK;
 }
 
+#ifdef MC_NO_MALLOC
+/* The returned tensor must outlive the model: without a heap there is nowhere to put it. */
+DLManagedTensor *mc_get_output_dlpack(mc_model *m, int i) {
+  if (!m || mcc_check_output(m, "mc_get_output_dlpack", i)) return NULL;
+  mcc_fail(m, MC_ENOMEM, "mc_get_output_dlpack: output %d: not available without a heap "
+           "(built with MC_NO_MALLOC; use mc_get_output or mc_copy_output)", i);
+  return NULL;
+}
+#else
 static void mc_dlpack_free(DLManagedTensor *self) { free(self); }
 
 /* One malloc block: the DLManagedTensor, its shape and strides, then the 64-aligned data. */
@@ -254,3 +359,4 @@ DLManagedTensor *mc_get_output_dlpack(mc_model *m, int i) {
   mcc_clear_error(m);
   return t;
 }
+#endif

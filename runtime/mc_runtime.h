@@ -48,8 +48,14 @@
  *    created (NAME_create() returns NULL); nothing is ever allocated short.
  *  - Memory: the runtime calls malloc and free only (no aligned_alloc, no posix_memalign); it
  *    allocates in NAME_create(), in the first copying mc_set_input of an input, and in
- *    mc_copy_output / mc_get_output_dlpack, and frees all of it in mc_model_destroy (or the
- *    returned tensor's deleter). Built with -DMC_NO_THREADS it uses no thread-local storage.
+ *    mc_copy_output (a non-compact output overlapping its destination) / mc_get_output_dlpack,
+ *    and frees all of it in mc_model_destroy (or the returned tensor's deleter). A model made by
+ *    NAME_create_in(mem, bytes) lives in mem (NAME_MEMORY_BYTES, from model.h): its arena, tables
+ *    and input copies; mc_model_destroy frees none of it. Built with -DMC_NO_THREADS it uses no
+ *    thread-local storage; built with -DMC_NO_MALLOC it calls no allocator at all: NAME_create()
+ *    returns NULL, mc_get_output_dlpack returns NULL (MC_ENOMEM, with a message: the tensor
+ *    would have to outlive the model), and so does mc_copy_output in the overlapping case.
+ *  - Messages are formatted by mc_vsnprintf (no C library formatter, no stdio).
  *  - mc_copy_input works for any bound input; mc_input_is_mutated returns 1, 0 or MC_EINVAL;
  *    mc_num_inputs/mc_num_outputs(NULL) return MC_EINVAL; mc_last_error(NULL) is a static text.
  *  - A model is used by one thread at a time.
@@ -62,6 +68,7 @@
 #define MC_RUNTIME_H
 
 #include <dlpack/dlpack.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -134,6 +141,29 @@ typedef struct mc_model_def {
 } mc_model_def;
 
 mc_model *mc_model_new(const mc_model_def *def); /* NULL on allocation failure */
+/* The same in the caller's memory (64-byte aligned, `bytes` long; NULL if misaligned, too
+ * small or def malformed): the model, its arena, a copy buffer per input and the tables all
+ * live there, nothing is allocated, and mc_model_destroy frees nothing (it still releases the
+ * bindings). mc_model_memory_bytes(def) is what it takes (0: def malformed); MC_MEMORY_BYTES
+ * bounds that at compile time: NI inputs, NO outputs, ARENA = def->arena_bytes, INPUTS = the
+ * inputs' compact sizes, each rounded up to 64 bytes. */
+mc_model *mc_model_new_in(const mc_model_def *def, void *mem, size_t bytes);
+size_t mc_model_memory_bytes(const mc_model_def *def);
+#define MC_MEM_MODEL_BYTES 1024u /* the model itself (checked by the runtime's build) */
+#define MC_MEM_PER_INPUT 192u
+#define MC_MEM_PER_OUTPUT 256u
+#define MC_MEM_TABLES_BYTES 512u
+#define MC_MEMORY_BYTES(NI, NO, ARENA, INPUTS)                                                   \
+  (MC_MEM_MODEL_BYTES + ((size_t)(ARENA) + 63u) / 64u * 64u + (size_t)(INPUTS) +                 \
+   MC_MEM_TABLES_BYTES + MC_MEM_PER_INPUT * (size_t)(NI) + MC_MEM_PER_OUTPUT * (size_t)(NO))
+/* snprintf and vsnprintf for messages without the C library's formatter (mc_core.c says what
+ * they print); generated code built with -DMC_NO_MALLOC formats its errors with these. */
+int mc_snprintf(char *buf, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+int mc_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap);
 /* The thread count set by mc_set_num_threads on the model that this thread's mc_run is running
  * (1 outside mc_run): run() reads it into its kernels' context. */
 int mc_runtime_num_threads(void);

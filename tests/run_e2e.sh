@@ -20,4 +20,5 @@ BUILD="${BUILD:-build}" sh tests/kernels/native.sh
 sh tests/build/run.sh
 # other targets (cross compilers + qemu-user): not repeated under the sanitizers
 [ -n "${SAN:-}" ] || MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/cross/run.py
+[ -n "${SAN:-}" ] || MC="${MC:-build/mc}" BUILD="${BUILD:-build}" PYTHON="$PYTHON" sh tests/baremetal/run.sh
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" sh tests/cuda/run.sh

@@ -18,4 +18,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libdlpack-dev python3 python3-torch python3-torchvision python3-numpy graphviz \
   libopenblas-dev valgrind libclang-rt-14-dev cmake ninja-build \
   gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-s390x-linux-gnu gcc-12-multilib \
-  libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-s390x-cross qemu-user
+  libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-s390x-cross qemu-user \
+  gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm

@@ -748,12 +748,180 @@ static void emit_blob_check(Emitter *e, size_t trailer) {
   }
   fprintf(c, "static int %s_weights_check_(void) {\n  static const char id_[%zu] = \"mc-weights %s\\n\";\n", name, trailer,
           e->o->build_id);
-  fprintf(c, "  if (memcmp(%s_weights_ + %zu, id_, sizeof id_) == 0) return 0;\n  fputs(", name, e->blob_bytes);
+  /* no stream output in a build without a heap or stdio (bare metal): NULL says it */
+  fprintf(c, "  if (memcmp(%s_weights_ + %zu, id_, sizeof id_) == 0) return 0;\n"
+             "#if !defined(MC_NO_MALLOC) && !defined(MC_NO_STDIO)\n  fputs(", name, e->blob_bytes);
   char msg[512];
   snprintf(msg, sizeof msg, "%s_create: %s is not the weights file mc wrote with this model's C file: run mc compile again\n",
            name, e->o->blob_name);
   emit_text_string(c, msg);
-  fputs(", stderr);\n  return -1;\n}\n", c);
+  fputs(", stderr);\n#endif\n  return -1;\n}\n", c);
+}
+
+/* ---- memory without a heap (-DMC_NO_MALLOC) --------------------------------------------- */
+/* Upper bounds of the kernels' temporaries, in bytes, for a build without malloc: what one
+ * kernel call takes and gives back (copies of operands in a wider or compact form, work rows:
+ * at most 8 bytes per element of every tensor it reads or writes, plus the blocks' rounding) and
+ * what k_conv.h keeps between calls (kconv_scratch: GEMM panels, transposed convolutions'
+ * columns, the depthwise padded plane), bounded from the operands' extents and the blocking
+ * constants' largest values on any target (KCONV_MR <= 12, KCONV_NR <= 32, KCONV_MC <= 192,
+ * KCONV_NC <= 1024, KCONV_KC <= 512). 0 when a shape is not static. */
+static const char no_malloc_pool[] =
+  "#ifdef MC_NO_MALLOC\n"
+  "/* No heap (-DMC_NO_MALLOC): the kernels' temporaries come from the scratch that follows the\n"
+  " * plan in the model's arena (mck_pool_begin_ at every run; its size is mc's bound of what this\n"
+  " * model's kernels take). The blocks k_conv.h keeps between calls (kconv_scratch's slots) are\n"
+  " * fixed at the top, each as large as the most any call of this model asks for; a kernel call's\n"
+  " * other blocks come from the bottom and all go back when the last of them is freed. The\n"
+  " * kernels' malloc, calloc and free are these (realloc is not used). One mc_run of this model's\n"
+  " * code runs at a time: this state is the file's own. */\n"
+  "#include <stdlib.h>\n"
+  "typedef struct mck_pool_t_ {\n"
+  "  char *base;\n"
+  "  size_t lo, hi;         /* bottom blocks end at lo, kept blocks start at hi */\n"
+  "  int live;              /* bottom blocks not freed yet */\n"
+  "  size_t off[4], cap[4]; /* kept blocks */\n"
+  "} mck_pool_t_;\n"
+  "static mck_pool_t_ mck_pool_;\n"
+  "static MCK_UNUSED void mck_pool_begin_(void *base, size_t size, const size_t keep[4]) {\n"
+  "  memset(&mck_pool_, 0, sizeof mck_pool_);\n"
+  "  mck_pool_.base = (char *)base;\n"
+  "  mck_pool_.hi = size;\n"
+  "  for (int k = 0; k < 4; k++) {\n"
+  "    mck_pool_.hi -= keep[k];\n"
+  "    mck_pool_.off[k] = mck_pool_.hi;\n"
+  "    mck_pool_.cap[k] = keep[k];\n"
+  "  }\n"
+  "}\n"
+  "static MCK_UNUSED void *mck_pool_malloc_(size_t n) {\n"
+  "  mck_pool_t_ *p = &mck_pool_;\n"
+  "  size_t r = n ? (n + 63) / 64 * 64 : 64;\n"
+  "  if (r < n || r > p->hi - p->lo) return NULL;\n"
+  "  void *q = p->base + p->lo;\n"
+  "  p->lo += r;\n"
+  "  p->live++;\n"
+  "  return q;\n"
+  "}\n"
+  "static MCK_UNUSED void *mck_pool_calloc_(size_t n, size_t s) {\n"
+  "  if (s && n > (size_t)-1 / s) return NULL;\n"
+  "  void *q = mck_pool_malloc_(n * s);\n"
+  "  if (q) memset(q, 0, n * s);\n"
+  "  return q;\n"
+  "}\n"
+  "static MCK_UNUSED void mck_pool_free_(void *q) {\n"
+  "  if (q && mck_pool_.live > 0 && --mck_pool_.live == 0) mck_pool_.lo = 0;\n"
+  "}\n"
+  "/* Kept block `slot` (0..3) of n bytes, 64-byte aligned; NULL if larger than its bound. */\n"
+  "static MCK_UNUSED void *mck_pool_keep_(int slot, size_t n) {\n"
+  "  return n <= mck_pool_.cap[slot] && mck_pool_.cap[slot] ? mck_pool_.base + mck_pool_.off[slot] : NULL;\n"
+  "}\n"
+  "/* messages without the C library's formatter (mc_runtime.h) */\n"
+  "#define snprintf mc_snprintf\n"
+  "#define vsnprintf mc_vsnprintf\n"
+  "#define malloc(n) mck_pool_malloc_(n)\n"
+  "#define calloc(n, s) mck_pool_calloc_(n, s)\n"
+  "#define free(q) mck_pool_free_(q)\n"
+  "#endif\n"
+  "\n";
+#define SCRATCH_BLOCK 128 /* a block's rounding to 64 bytes and kconv_aligned's header */
+static int64_t tensor_numel(const Type *t) {
+  if (!t || t->kind != TY_TENSOR || t->ndim < 0) return -1;
+  int64_t n = 1;
+  for (int i = 0; i < t->ndim; i++) {
+    if (t->shape[i] < 0 || (t->shape[i] && n > INT64_MAX / 16 / t->shape[i])) return -1;
+    n *= t->shape[i];
+  }
+  return n;
+}
+static int64_t ints_max(const Value *v) {
+  const Attr *a = ir_constant_attr(v);
+  int64_t m = 0;
+  if (a && (a->kind == ATTR_INT || a->kind == ATTR_BOOL)) m = a->i;
+  if (a && a->kind == ATTR_INTS)
+    for (int i = 0; i < a->n; i++) m = a->ints[i] > m ? a->ints[i] : m;
+  return m;
+}
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+/* GEMM panels for products of at most M x N x K (kconv_gemm_ws_init_for), in bytes. */
+static int64_t panel_a(int64_t m, int64_t k) { return 4 * max64(min64(192, m + 11), 12) * min64(512, max64(k, 1)) + 64; }
+static int64_t panel_b(int64_t n, int64_t k) { return 4 * max64(min64(1024, n + 31), 32) * min64(512, max64(k, 1)) + 64; }
+/* What node n takes for one call (*call) and for each of kconv_scratch's slots (keep[4]), in
+ * bytes; false when an operand's shape is not static. */
+static bool node_scratch(const Node *n, int64_t *call, int64_t keep[4]) {
+  int64_t d = 1, klast = 1, sum = 512;
+  *call = keep[0] = keep[1] = keep[2] = keep[3] = 0;
+  for (int side = 0; side < 2; side++) {
+    int cnt = side ? n->noutputs : n->ninputs;
+    for (int i = 0; i < cnt; i++) {
+      const Type *t = (side ? n->outputs : n->inputs)[i]->type;
+      if (t->kind != TY_TENSOR) continue;
+      int64_t ne = tensor_numel(t);
+      if (ne < 0) return false;
+      sum += 8 * ne + SCRATCH_BLOCK;
+      if (t->ndim >= 1 && t->shape[0] > 0) d = max64(d, max64(t->shape[0], ne / t->shape[0]));
+      if (!side && t->ndim >= 1) klast = max64(klast, t->shape[t->ndim - 1]);
+      if (!side && t->ndim >= 2) klast = max64(klast, t->shape[t->ndim - 2]);
+    }
+  }
+  *call = sum;
+  const char *op = n->kind;
+  bool conv = strstr(op, "conv") != NULL, linear = strstr(op, "linear") != NULL;
+  if (!conv && !linear && !strstr(op, "mm") && !strstr(op, "matmul") && !strstr(op, "einsum") &&
+      !strstr(op, "tensordot"))
+    return true;
+  const Type *xt = n->ninputs > 0 ? n->inputs[0]->type : NULL, *wt = n->ninputs > 1 ? n->inputs[1]->type : NULL;
+  const Type *yt = n->noutputs > 0 ? n->outputs[0]->type : NULL;
+  bool shaped = xt && wt && yt && xt->kind == TY_TENSOR && wt->kind == TY_TENSOR && yt->kind == TY_TENSOR;
+  int64_t xn = shaped ? tensor_numel(xt) : -1, wn = shaped ? tensor_numel(wt) : -1, yn = shaped ? tensor_numel(yt) : -1;
+  shaped = shaped && xn > 0 && wn > 0 && yn >= 0;
+  if (linear && !strstr(op, "bilinear") && shaped && wt->ndim == 2 && wt->shape[1] > 0) {
+    int64_t k = wt->shape[1];
+    keep[0] = panel_a(xn / k, k);
+    keep[1] = panel_b(wt->shape[0], k);
+    return true;
+  }
+  if (conv && shaped && wt->ndim >= 3 && xt->ndim >= 2 && xt->shape[0] > 0) {
+    bool transposed = strstr(op, "transpose") != NULL;
+    if (ir_node_is(n, "aten::_convolution") && n->ninputs > 6) transposed = ints_max(n->inputs[6]) != 0;
+    int64_t wk = wn / wt->shape[0], xk = xn / xt->shape[0];
+    if (transposed) {
+      keep[0] = panel_a(wk, wt->shape[0]);
+      keep[1] = panel_b(xk, wt->shape[0]);
+      keep[2] = 4 * wk * xk + 64;
+    } else {
+      int64_t mn = max64(wt->shape[0], yn / wt->shape[0]);
+      keep[0] = panel_a(mn, wk);
+      keep[1] = panel_b(mn, wk);
+      if (wt->shape[1] == 1) { /* depthwise: the padded plane */
+        int64_t pm = max64(wt->shape[wt->ndim - 1], wt->shape[wt->ndim - 2]);
+        for (int i = 3; i < n->ninputs && i < 6; i++) pm = max64(pm, ints_max(n->inputs[i]));
+        keep[3] = 4 * (xt->shape[xt->ndim - 2] + 2 * pm) * (xt->shape[xt->ndim - 1] + 2 * pm) + 64;
+      }
+    }
+    return true;
+  }
+  keep[0] = panel_a(d, klast);
+  keep[1] = panel_b(d, klast);
+  if (conv) keep[2] = keep[3] = 4 * d * d + 64; /* shapes not as expected: generous */
+  return true;
+}
+/* The scratch of the whole run (0 if unknown): the largest call, then a fixed block per slot
+ * (each the largest any call asks for; keep[] their sizes, rounded to 64). */
+static uint64_t scratch_bound(const Emitter *e, uint64_t keep[4]) {
+  uint64_t call = 0, total = 0;
+  keep[0] = keep[1] = keep[2] = keep[3] = 0;
+  for (int k = 0; k < e->plan.nnodes; k++) {
+    const Node *n = e->plan.order[k];
+    int64_t c1, k1[4];
+    if (ir_node_is(n, "prim::Constant")) continue;
+    if (!node_scratch(n, &c1, k1)) return 0;
+    call = (uint64_t)c1 > call ? (uint64_t)c1 : call;
+    for (int s = 0; s < 4; s++) keep[s] = (uint64_t)k1[s] > keep[s] ? ((uint64_t)k1[s] + 63) / 64 * 64 : keep[s];
+  }
+  total = (call + 63) / 64 * 64;
+  for (int s = 0; s < 4; s++) total += keep[s];
+  return total ? total : 64;
 }
 
 int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
@@ -785,6 +953,28 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   }
   fprintf(h, " * Outputs: %d\n */\n", top->nrets);
   fprintf(h, "mc_model *%s_create(void); /* NULL on allocation failure; free with mc_model_destroy */\n", name);
+  /* the arena as the def states it (the plan, then one slot per scalar output) */
+  size_t arena = e.plan.arena_bytes;
+  for (int i = 0; i < top->nrets; i++)
+    if (top->rets[i]->type->kind != TY_TENSOR) arena += 64;
+  uint64_t keep[4], scratch = scratch_bound(&e, keep), in_copies = 0;
+  for (int i = 0; i < top->nparams; i++) {
+    int64_t ne = tensor_numel(top->params[i]->type);
+    uint64_t bytes = ne >= 0 ? (uint64_t)ne * ir_dtype_size(top->params[i]->type->dtype) : 8;
+    in_copies += (bytes + 63) / 64 * 64;
+  }
+  fprintf(h, "/* The same in memory the caller supplies: `mem` 64-byte aligned, at least %s_MEMORY_BYTES\n"
+             " * long (the model, its arena, the kernels' scratch with -DMC_NO_MALLOC, a copy of each input);\n"
+             " * NULL if misaligned or too small. mc_model_destroy frees nothing of it. */\n", name);
+  fprintf(h, "#ifdef MC_NO_MALLOC\n");
+  if (scratch)
+    fprintf(h, "#define %s_MEMORY_BYTES MC_MEMORY_BYTES(%d, %d, %zuu + %" PRIu64 "u, %" PRIu64 "u)\n", name,
+            top->nparams, top->nrets, (arena + 63) / 64 * 64, scratch, in_copies);
+  else
+    fprintf(h, "#error \"mc: this model's shapes are not all static, so its kernels' scratch has no bound for -DMC_NO_MALLOC\"\n");
+  fprintf(h, "#else\n#define %s_MEMORY_BYTES MC_MEMORY_BYTES(%d, %d, %zuu, %" PRIu64 "u)\n#endif\n", name,
+          top->nparams, top->nrets, arena, in_copies);
+  fprintf(h, "mc_model *%s_create_in(void *mem, size_t bytes);\n", name);
   fprintf(h, "extern const mc_model_def %s_def;\n\n#ifdef __cplusplus\n}\n#endif\n#endif\n", name);
 
   /* ---- source ---- */
@@ -805,6 +995,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     fputs("\n#endif\n\n", c);
   }
   fputs("#if defined(__GNUC__)\n#define MCK_UNUSED __attribute__((unused))\n#else\n#define MCK_UNUSED\n#endif\n\n", c);
+  fputs(no_malloc_pool, c);
   for (int i = 0; i < mc_kernel_nsources; i++) {
     fprintf(c, "/* ---- %s ---- */\n", mc_kernel_sources[i].name);
     fputs(mc_kernel_sources[i].text, c);
@@ -845,7 +1036,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     emit_blob_byte_order(&e);
   }
   /* scalar outputs need arena slots: reserve them after the plan */
-  size_t arena = e.plan.arena_bytes;
+  arena = e.plan.arena_bytes;
   size_t *scalar_slot = calloc((size_t)top->nrets + 1, sizeof *scalar_slot);
   for (int i = 0; i < top->nrets; i++) {
     if (top->rets[i]->type->kind != TY_TENSOR) {
@@ -865,9 +1056,18 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   fprintf(c, "#if SIZE_MAX < %" PRIu64 "u\n#error \"mc: this model needs %" PRIu64
              " bytes in one block (the arena, the weights or an input), more than this target's size_t holds\"\n#endif\n",
           biggest, biggest);
+  /* without a heap the kernels' scratch follows the plan in the arena (64-aligned) */
+  fprintf(c, "#ifdef MC_NO_MALLOC\n#define MCK_ARENA_BYTES_ (%zuu + %" PRIu64 "u)\n", (arena + 63) / 64 * 64, scratch);
+  fprintf(c, "#if SIZE_MAX < %" PRIu64 "u\n#error \"mc: the arena and the kernels' scratch (%" PRIu64
+             " bytes) do not fit this target's size_t\"\n#endif\n", (uint64_t)(arena + 63) / 64 * 64 + scratch,
+          (uint64_t)(arena + 63) / 64 * 64 + scratch);
+  fprintf(c, "#else\n#define MCK_ARENA_BYTES_ %zuu\n#endif\n", arena);
   /* run function */
   fprintf(c, "\n/* ---- run ---- */\nstatic int %s_run(void *const *in, void *arena_, void **out, char *err) {\n", name);
   fputs("  char *arena = (char *)arena_;\n  mck_ctx ctx;\n  memset(&ctx, 0, sizeof ctx);\n  ctx.nthreads = mc_runtime_num_threads();\n", c);
+  fprintf(c, "#ifdef MC_NO_MALLOC\n  static const size_t keep_[4] = {%" PRIu64 "u, %" PRIu64 "u, %" PRIu64 "u, %" PRIu64
+             "u};\n  mck_pool_begin_(arena + %zuu, %" PRIu64 "u, keep_);\n#endif\n",
+          keep[0], keep[1], keep[2], keep[3], (arena + 63) / 64 * 64, scratch);
   fputs("  (void)arena;\n  (void)in;\n  (void)err;\n", c);
   if (e.blob_bytes > 0) fprintf(c, "  %s_weights_prepare_();\n", name);
   for (int i = 0; i < top->nparams; i++) {
@@ -945,12 +1145,15 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   if (!top->nrets) fputs("  {\"\", 0, 0, {0}, {0}, 0},\n", c);
   fprintf(c, "};\n\nconst mc_model_def %s_def = {\n  ", name);
   put_cstring(c, name);
-  fprintf(c, ", %d, %d, %s_inputs_, %s_outputs_, %zu, %s_run\n};\n\n", top->nparams, top->nrets, name, name, arena, name);
-  if (e.blob_bytes > 0)
-    fprintf(c, "mc_model *%s_create(void) {\n  if (%s_weights_check_()) return NULL;\n  %s_weights_prepare_();\n"
-               "  return mc_model_new(&%s_def);\n}\n", name, name, name, name);
-  else
-    fprintf(c, "mc_model *%s_create(void) { return mc_model_new(&%s_def); }\n", name, name);
+  fprintf(c, ", %d, %d, %s_inputs_, %s_outputs_, MCK_ARENA_BYTES_, %s_run\n};\n\n", top->nparams, top->nrets, name, name, name);
+  const char *newfn[2] = {"mc_model_new(&%s_def)", "mc_model_new_in(&%s_def, mem, bytes)"};
+  for (int k = 0; k < 2; k++) {
+    fprintf(c, k ? "mc_model *%s_create_in(void *mem, size_t bytes) {\n" : "mc_model *%s_create(void) {\n", name);
+    if (e.blob_bytes > 0) fprintf(c, "  if (%s_weights_check_()) return NULL;\n  %s_weights_prepare_();\n", name, name);
+    fputs("  return ", c);
+    fprintf(c, newfn[k], name);
+    fputs(";\n}\n", c);
+  }
   free(scalar_slot);
   free(e.blob_off);
   free(e.swaps);

@@ -250,7 +250,8 @@ static inline void kconv_aligned_free(void *p) {
 
 /* POSIX threads (the pool below, and per-thread scratch): not under tcc (`mc run`), not with
  * -DMC_NO_THREADS, not where there is no POSIX. */
-#if !defined(__TINYC__) && !defined(MC_NO_THREADS) && (defined(__unix__) || defined(__APPLE__))
+#if !defined(__TINYC__) && !defined(MC_NO_THREADS) && !defined(MC_NO_MALLOC) && \
+    (defined(__unix__) || defined(__APPLE__))
 #define KCONV_THREADS 1
 #include <pthread.h>
 #endif
@@ -318,6 +319,15 @@ static inline kconv_scratch_set *kconv_scratch_set_get(int make) {
 }
 #endif
 
+#ifdef MC_NO_MALLOC
+/* Without a heap (generated code built with -DMC_NO_MALLOC, single-threaded) each slot is a
+ * block the generated file's pool keeps for the run (mck_pool_keep_, emit_c.c). */
+static inline float *kconv_scratch(int slot, int64_t n) {
+  if (n < 0 || n > PTRDIFF_MAX / (int64_t)sizeof(float)) return NULL;
+  return (float *)mck_pool_keep_(slot, sizeof(float) * (size_t)n);
+}
+static inline void kconv_scratch_release(void) {}
+#else
 static inline float *kconv_scratch(int slot, int64_t n) {
   kconv_scratch_set *s = kconv_scratch_set_get(1);
   if (!s) return NULL;
@@ -336,6 +346,7 @@ static inline void kconv_scratch_release(void) {
   kconv_scratch_set *s = kconv_scratch_set_get(0);
   if (s) kconv_scratch_clear(s);
 }
+#endif
 
 /* Workspace for products of at most M x N x K (packed panels, 64-byte aligned, from the
  * per-thread scratch: nothing to free). -1 when out of memory. */

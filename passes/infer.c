@@ -448,6 +448,13 @@ static void infer_kernel_node(Infer *in, Node *n, const OpDef *op) {
     return;
   }
   for (int i = 0; i < na.nout; i++) set_type_from_arg(in, n->outputs[i], &na.out[i], n);
+  /* A Scalar read out of a tensor (aten::item, aten::ScalarImplicit) has the kind of the
+   * tensor's dtype, as the Python number PyTorch returns: float, bool or int. */
+  if (na.nout == 1 && n->outputs[0]->type->kind == TY_NUMBER && na.nin >= 1 && na.in[0].kind == MCK_TENSOR &&
+      (ir_node_is(n, "aten::item") || ir_node_is(n, "aten::ScalarImplicit"))) {
+    DType dt = n->inputs[0]->type->dtype;
+    n->outputs[0]->type = ir_type_scalar(in->g, ir_dtype_is_float(dt) ? TY_FLOAT : dt == DT_BOOL ? TY_BOOL : TY_INT);
+  }
   if ((op->flags & OPF_SHAPE_ONLY) && na.nout == 1 && na.out[0].kind != MCK_UNKNOWN && na.out[0].kind != MCK_TENSOR) {
     Node *c = constant_for(in->g, &na.out[0], n->outputs[0]);
     if (c) {

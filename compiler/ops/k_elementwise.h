@@ -1070,6 +1070,7 @@ static inline int mck_ew_masked_fill(mck_ctx *c, mck_arg *out, int nout, const m
   if (c->meta) return 0;
   double fv = mck_getf(V, V->offset);
   int64_t iv = mck_geti(V, V->offset);
+  if (X->dtype == MCK_BOOL && mck_is_float(V->dtype)) iv = fv != 0; /* as PyTorch: NaN and 0.5 are True */
   int64_t st[3][MCK_MAX_DIMS];
   for (int d = 0; d < nd; d++) st[0][d] = o->stride[d];
   mck_broadcast_strides(X, nd, shape, st[1]);
@@ -1218,6 +1219,7 @@ static inline int mck_ew_fill(mck_ctx *c, mck_arg *out, int nout, const mck_arg 
     if (!c->meta && in[1].kind != MCK_UNKNOWN) {
       fv = mck_getf(V, V->offset);
       iv = mck_geti(V, V->offset);
+      if (x->dtype == MCK_BOOL && mck_is_float(V->dtype)) iv = fv != 0; /* as PyTorch: NaN and 0.5 are True */
     }
   }
   mck_tensor *o = NULL;

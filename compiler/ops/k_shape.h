@@ -1541,6 +1541,23 @@ static inline int ks_index_put_into(mck_ctx *c, const char *op, const mck_tensor
       if (t && (t->dtype == MCK_BOOL || t->dtype == MCK_U8)) return 0; /* data-dependent */
     }
   }
+  /* One bool mask (Nones around it) and a one-element value, not accumulated: PyTorch takes
+   * masked_fill_ with the value's number, whatever its shape (x[mask] = v with v [1, 1]). */
+  mck_tensor v0;
+  if (!accumulate && indices->kind == MCK_TENSORS && mck_numel(vals) == 1) {
+    int masks = 0, others = 0;
+    for (int k = 0; k < indices->n; k++) {
+      const mck_tensor *t = indices->u.ts[k];
+      if (!t) continue;
+      if (t->dtype == MCK_BOOL || t->dtype == MCK_U8) masks++;
+      else others++;
+    }
+    if (masks == 1 && !others) {
+      v0 = *vals;
+      v0.ndim = 0;
+      vals = &v0;
+    }
+  }
   int rc = ks_index_plan_make(c, op, &p, geom, indices);
   if (!rc) {
     int nb = 0;

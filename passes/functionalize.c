@@ -1273,10 +1273,11 @@ static bool cast_is_alias(const Node *n) {
   return true;
 }
 
-static void alias_casts(Fz *F, Block *b) {
+static int alias_casts(Fz *F, Block *b) {
+  int nal = 0;
   for (Node *n = b->first, *next; n; n = next) {
     next = n->next;
-    for (int k = 0; k < n->nblocks; k++) alias_casts(F, n->blocks[k]);
+    for (int k = 0; k < n->nblocks; k++) nal += alias_casts(F, n->blocks[k]);
     if (!cast_is_alias(n)) continue;
     Value *x = n->inputs[0];
     Node *al = ir_node_new(F->g, "aten::alias", &x, 1, 1, &x->type);
@@ -1287,7 +1288,9 @@ static void alias_casts(Fz *F, Block *b) {
     ir_insert_before(n, al);
     ir_replace_uses(F->g, n->outputs[0], al->outputs[0], NULL);
     ir_remove(n);
+    nal++;
   }
+  return nal;
 }
 
 /* ---- in-place view ops ----------------------------------------------------------------------- */
@@ -1373,10 +1376,10 @@ int functionalize_run(Graph *g, PassCtx *c) {
   Fz F = {g, c, arena_new(), NULL, 0};
   Block *top = g->top;
   clear_aux(top);
-  alias_casts(&F, top);
-  /* the uses now read the tensor itself, whose strides may differ from the block's copy: the
-   * types after it are inferred again */
-  if (resolve_block_identities(g, top) > 0 && infer_run(g, c) != 0) {
+  int nal = alias_casts(&F, top);
+  /* the uses now read the tensor itself, whose strides may differ from the cast's or the
+   * block's copy: the types after it are inferred again */
+  if (resolve_block_identities(g, top) + nal > 0 && infer_run(g, c) != 0) {
     arena_free(F.ar);
     return 1;
   }

@@ -1,7 +1,8 @@
 """Miscompiles tests/gen found (tests/gen/README.md), each reduced to a case against PyTorch:
 the Python number of .item() keeps its kind, a float written into a bool tensor by fill_ or
 masked_fill_ is True when nonzero (NaN too), and x[mask] = v with a one-element v of any shape
-is PyTorch's masked_fill_ with v's number."""
+is PyTorch's masked_fill_ with v's number; a no-op cast of a strided view is read through the
+view's strides."""
 import torch
 import torch.nn as nn
 
@@ -43,6 +44,18 @@ class MaskAssignOneElement(nn.Module):
         return x, w
 
 
+class NoopCastViewChain(nn.Module):
+    """A cast to the dtype a strided view already has is the view itself (PyTorch returns its
+    input): the views and copies after it read through the view's strides (were given the
+    contiguous strides of a copy), also with an in-place op on the result written back."""
+
+    def forward(self, x, y):
+        v = x[..., ::2][:, :, -3].permute(0, 1).float()
+        w = y.exp()[..., 1:].to(torch.float32).narrow(1, 0, 5)
+        a = w.abs_()
+        return v.detach(), a[1:], w + 1
+
+
 CASES = [
     dict(name="gen_regress_item_kinds_script", module=ItemKinds, method="script", format="json",
          inputs=lambda: [torch.tensor([[0.5, 1.25], [2.0, -0.5]]), torch.tensor([3, 4], dtype=torch.int32),
@@ -56,4 +69,8 @@ CASES = [
          inputs=lambda: [torch.tensor([1.5, -2.0, 3.0]).reshape(3, 1, 1),
                          torch.tensor([0.75, -1.0, 2.0]).reshape(3, 1, 1),
                          torch.tensor([1, -1, 0, 5], dtype=torch.int32), torch.tensor([True, False, False])]),
+    dict(name="gen_regress_noop_cast_view_chain_script", module=NoopCastViewChain, method="script", format="json",
+         inputs=lambda: [torch.randn(1, 5, 5), torch.randn(2, 5, 5)], atol=1e-5),
+    dict(name="gen_regress_noop_cast_view_chain_trace", module=NoopCastViewChain, format="json",
+         inputs=lambda: [torch.randn(1, 5, 5), torch.randn(2, 5, 5)], atol=1e-5),
 ]

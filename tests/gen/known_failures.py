@@ -22,15 +22,6 @@ KNOWN = [
      "seed": 1000159, "inputs": [("x0", "int32", [1, 4, 3])],
      "src": "def f(x0):\n    v1 = torch.zeros_like(x0)\n    v3 = v1.relu_()\n    v1.transpose_(0, 1)\n"
             "    v17 = v3[0]\n    return v17.narrow(1, 1, 2)\n"},
-    {"name": "noop-cast-view-chain",
-     "reason": "a cast to the dtype a strided view already has (x[..., ::2][:, :, -3]"
-               ".permute(0, 1).float()) is the view itself in PyTorch; mc reads the wrong "
-               "elements through it (also without any write)",
-     "outcome": "wrong", "mode": "both",
-     "patterns": [r"\.(to\(torch\.\w+\)|float\(\)|double\(\)|int\(\)|long\(\))"],
-     "seed": 202000829, "inputs": [("x0", "float32", [1, 5, 5])],
-     "src": "def f(x0):\n    v1 = x0[..., ::2]\n    v3 = v1[:, :, -3].permute(0, 1)\n    v4 = v3.float()\n"
-            "    return v4.detach()\n"},
 ]
 
 

@@ -1302,14 +1302,22 @@ static bool is_inplace_view(const Node *n) {
          n->ninputs > 0 && n->noutputs == 1;
 }
 
+/* The tensor object value r is, through the results of in-place ops (x.relu_() is x). */
+static Value *object_root(Value *r) {
+  for (int guard = 0; guard < 100000 && r->def && r->index == 0 && is_write(r->def); guard++)
+    r = r->def->inputs[op_of(r->def)->effect_arg];
+  return r;
+}
+
 static int inplace_views_in(Graph *g, PassCtx *c, Block *b) {
   int errs = 0;
   for (Node *n = b->first; n; n = n->next) {
     for (int k = 0; k < n->nblocks; k++) errs += inplace_views_in(g, c, n->blocks[k]);
     if (!is_inplace_view(n)) continue;
-    Value *self = n->inputs[0];
+    Value *self = n->inputs[0], *root = object_root(self);
     const Block *sb = self->def ? self->def->owner : self->param_of;
-    if (sb != b) {
+    const Block *rb = root->def ? root->def->owner : root->param_of;
+    if (sb != b || rb != b) {
       diag_error(c->diag, n->loc, "in-place view op '%s' inside a block changes the shape of %%%s, defined outside "
                  "it; not supported (use the out-of-place '%.*s')", n->kind, self->name,
                  (int)strlen(n->kind) - 1, n->kind);
@@ -1318,6 +1326,11 @@ static int inplace_views_in(Graph *g, PassCtx *c, Block *b) {
       continue;
     }
     ir_replace_uses(g, self, n->outputs[0], n);
+    /* the other names of the same tensor object (v = x.relu_() is x) change shape too */
+    if (root != self) ir_replace_uses(g, root, n->outputs[0], n);
+    for (Node *m = b->first; m != n; m = m->next)
+      if (m->noutputs > 0 && m->outputs[0] != self && is_write(m) && object_root(m->outputs[0]) == root)
+        ir_replace_uses(g, m->outputs[0], n->outputs[0], n);
     /* from here on an ordinary view: the out-of-place op */
     const char *kind = arena_strndup(g->arena, n->kind, strlen(n->kind) - 1);
     const OpDef *op = ops_lookup(kind);
@@ -1331,9 +1344,9 @@ static int inplace_views_in(Graph *g, PassCtx *c, Block *b) {
 
 /* Every use of the tensor an in-place view op changed, after the op, reads the op's result (a
  * view of the same memory with the new shape), and the op becomes its out-of-place view, so
- * the rest of the pipeline sees ordinary views.
- * Uses through other values that are the same tensor object (results of in-place ops taken
- * before) are not redirected. */
+ * the rest of the pipeline sees ordinary views. Uses through other values that are the same
+ * tensor object (results of in-place ops on it taken before, or the tensor such a result came
+ * from) are redirected too. */
 int functionalize_inplace_views(Graph *g, PassCtx *c) { return inplace_views_in(g, c, g->top); }
 
 /* ---- the pass ---------------------------------------------------------------------------- */

@@ -372,6 +372,19 @@ static int run_write_back(Interp *in, const Node *n) {
   return 0;
 }
 
+/* The tensor an in-place op's result r is (x.relu_() is x), or NULL when r is not one. */
+static const Value *write_target(const Value *r) {
+  if (!r->def || r->index != 0) return NULL;
+  const OpDef *op = r->def->op ? r->def->op : ops_lookup(r->def->kind);
+  return op && op->effect == EFF_WRITE && op->effect_arg < r->def->ninputs ? r->def->inputs[op->effect_arg] : NULL;
+}
+
+/* The tensor object value r is, through the results of in-place ops. */
+static const Value *object_root(const Value *r) {
+  for (int guard = 0; guard < 100000 && write_target(r); guard++) r = write_target(r);
+  return r;
+}
+
 static int run_node(Interp *in, Node *n) {
   RVal *env = in->env;
   if (in->o->max_steps && ++in->steps > in->o->max_steps) return fail(in, n, "interpreter step limit reached");
@@ -380,8 +393,13 @@ static int run_node(Interp *in, Node *n) {
     int rc = run_kernel(in, n, op);
     /* an in-place view op (unsqueeze_, t_, ...): the tensor object itself takes the new view */
     if (!rc && op->effect == EFF_VIEW && op->schema && !strncmp(op->schema, "(Tensor(a!) self", 16) && n->ninputs > 0 &&
-        n->noutputs == 1)
-      env[n->inputs[0]->id] = env[n->outputs[0]->id];
+        n->noutputs == 1) {
+      /* and so do its other names before n: v = x.relu_() is x */
+      const Value *root = object_root(n->inputs[0]);
+      for (const Node *m = n->owner->first; m && m != n; m = m->next)
+        if (m->noutputs > 0 && object_root(m->outputs[0]) == root) env[m->outputs[0]->id] = env[n->outputs[0]->id];
+      for (const Value *v = n->inputs[0]; v; v = write_target(v)) env[v->id] = env[n->outputs[0]->id];
+    }
     return rc;
   }
   const char *k = n->kind;

@@ -2,7 +2,7 @@
 the Python number of .item() keeps its kind, a float written into a bool tensor by fill_ or
 masked_fill_ is True when nonzero (NaN too), and x[mask] = v with a one-element v of any shape
 is PyTorch's masked_fill_ with v's number; a no-op cast of a strided view is read through the
-view's strides."""
+view's strides; an in-place view op changes the shape every name of the tensor sees."""
 import torch
 import torch.nn as nn
 
@@ -56,6 +56,23 @@ class NoopCastViewChain(nn.Module):
         return v.detach(), a[1:], w + 1
 
 
+class InplaceViewOnAlias(nn.Module):
+    """v = x.relu_() is x: an in-place view op (transpose_, unsqueeze_, t_) on either name
+    changes the shape both names see (mc changed only the name it was called on)."""
+
+    def forward(self, x, y, z):
+        v = torch.zeros_like(x)
+        w = v.relu_()
+        v.transpose_(0, 1)
+        a = y.masked_fill_(y > 0, 3.0)
+        a.unsqueeze_(1)
+        u = z.clone()
+        b = u.mul_(2)
+        c = b.add_(1)
+        u.t_()
+        return w[0], y, a + 1, b, c.sum(0)
+
+
 CASES = [
     dict(name="gen_regress_item_kinds_script", module=ItemKinds, method="script", format="json",
          inputs=lambda: [torch.tensor([[0.5, 1.25], [2.0, -0.5]]), torch.tensor([3, 4], dtype=torch.int32),
@@ -73,4 +90,7 @@ CASES = [
          inputs=lambda: [torch.randn(1, 5, 5), torch.randn(2, 5, 5)], atol=1e-5),
     dict(name="gen_regress_noop_cast_view_chain_trace", module=NoopCastViewChain, format="json",
          inputs=lambda: [torch.randn(1, 5, 5), torch.randn(2, 5, 5)], atol=1e-5),
+    dict(name="gen_regress_inplace_view_on_alias_script", module=InplaceViewOnAlias, method="script", format="json",
+         inputs=lambda: [torch.ones(1, 4, 3, dtype=torch.int32), torch.tensor([0.5, -1.0], dtype=torch.float64),
+                         torch.arange(6.0).reshape(2, 3)]),
 ]

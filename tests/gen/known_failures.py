@@ -15,13 +15,6 @@ import re
 import torch
 
 KNOWN = [
-    {"name": "inplace-view-op-on-alias",
-     "reason": "v = t.relu_() is t itself; a later t.transpose_() (or t_/squeeze_/unsqueeze_) "
-               "changes the shape of both names in PyTorch, mc only t's",
-     "outcome": "wrong", "mode": "script", "patterns": [r"\.(transpose_|t_|squeeze_|unsqueeze_)\("],
-     "seed": 1000159, "inputs": [("x0", "int32", [1, 4, 3])],
-     "src": "def f(x0):\n    v1 = torch.zeros_like(x0)\n    v3 = v1.relu_()\n    v1.transpose_(0, 1)\n"
-            "    v17 = v3[0]\n    return v17.narrow(1, 1, 2)\n"},
 ]
 
 

@@ -312,8 +312,55 @@ static void emit_prepacked(Emitter *e) {
   }
 }
 
-/* Whether every use of constant v is the weight of a prepacked convolution: then its own data
- * is never read and is not emitted (the tensor keeps its shape, with no data). */
+/* Elements of a tensor type of static shape; -1 when not static (or absurdly large). */
+static int64_t tensor_numel(const Type *t) {
+  if (!t || t->kind != TY_TENSOR || t->ndim < 0) return -1;
+  int64_t n = 1;
+  for (int i = 0; i < t->ndim; i++) {
+    if (t->shape[i] < 0 || (t->shape[i] && n > INT64_MAX / 16 / t->shape[i])) return -1;
+    n *= t->shape[i];
+  }
+  return n;
+}
+
+/* Whether tensor v is compact row-major whenever a kernel reads it: a graph input, a constant
+ * or the output of a pure kernel (fresh, laid out as declared), not a view of another tensor. */
+static bool value_is_compact(const Value *v) {
+  const Node *p = v->def;
+  if (!p) return v->param_of && !v->param_of->owner; /* the graph's inputs are bound compact */
+  if (ir_node_is(p, "prim::Constant")) return true;
+  const OpDef *op = (const OpDef *)p->op;
+  if (!op || (op->flags & OPF_STRUCTURAL)) return false;
+  /* reshape / flatten / contiguous of a compact tensor: a compact view, or a compact copy */
+  if (op->flags & OPF_MAYBE_VIEW) return p->ninputs > 0 && value_is_compact(p->inputs[0]);
+  return op->effect == EFF_PURE;
+}
+
+/* Whether linear node n (weight prepacked, kind 3) always takes kl_linear_f32's packed path:
+ * float32 compact input and bias, few rows or a weight whose panels are all full. Then its
+ * plain weight is never read (k_linalg.h fails cleanly if it were). */
+static bool linear_packed_only(const Node *n) {
+  if (n->ninputs < 2 || n->noutputs < 1) return false;
+  const Type *xt = n->inputs[0]->type, *wt = n->inputs[1]->type, *yt = n->outputs[0]->type;
+  if (xt->kind != TY_TENSOR || xt->dtype != DT_F32 || xt->ndim < 1 || !value_is_compact(n->inputs[0]) ||
+      wt->kind != TY_TENSOR || wt->ndim != 2 || yt->kind != TY_TENSOR || yt->dtype != DT_F32)
+    return false;
+  int64_t xn = tensor_numel(xt), k = wt->shape[1], rows;
+  if (xn <= 0 || k <= 0 || xt->shape[xt->ndim - 1] != k) return false;
+  rows = xn / k;
+  if (n->ninputs > 2) {
+    const Value *b = n->inputs[2];
+    if (b->type->kind == TY_TENSOR &&
+        (b->type->dtype != DT_F32 || b->type->ndim != 1 || !value_is_compact(b)))
+      return false;
+    if (b->type->kind != TY_TENSOR && b->type->kind != TY_NONE) return false;
+  }
+  return rows <= KL_DOT_ROWS || kl_prepack_linear_full(wt->shape[0]);
+}
+
+/* Whether every use of constant v is the weight of a prepacked convolution, or of a linear that
+ * always reads its packed form: then its own data is never read and is not emitted (the tensor
+ * keeps its shape, with no data). */
 static bool only_prepacked_uses(const Emitter *e, const Value *v) {
   if (!e->pk) return false;
   int packed = 0;
@@ -323,7 +370,7 @@ static bool only_prepacked_uses(const Emitter *e, const Value *v) {
       if (n->inputs[i] != v) continue;
       /* a linear's kernel may still read W (strided inputs take its generic path) */
       int kind = n->noutputs > 0 ? e->pk[n->outputs[0]->id].kind : 0;
-      if (i != 1 || (kind != 1 && kind != 2)) return false;
+      if (i != 1 || (kind != 1 && kind != 2 && (kind != 3 || !linear_packed_only(n)))) return false;
       packed++;
     }
   }
@@ -824,15 +871,6 @@ static const char no_malloc_pool[] =
   "#endif\n"
   "\n";
 #define SCRATCH_BLOCK 128 /* a block's rounding to 64 bytes and kconv_aligned's header */
-static int64_t tensor_numel(const Type *t) {
-  if (!t || t->kind != TY_TENSOR || t->ndim < 0) return -1;
-  int64_t n = 1;
-  for (int i = 0; i < t->ndim; i++) {
-    if (t->shape[i] < 0 || (t->shape[i] && n > INT64_MAX / 16 / t->shape[i])) return -1;
-    n *= t->shape[i];
-  }
-  return n;
-}
 static int64_t ints_max(const Value *v) {
   const Attr *a = ir_constant_attr(v);
   int64_t m = 0;

@@ -830,6 +830,8 @@ static inline int kl_linear(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
   const mck_tensor *bias = nin > 2 && in[2].kind == MCK_TENSOR ? in[2].u.t : NULL;
   int fr = kl_linear_f32(c, "aten::linear", out[0].u.t, x, w, bias, KCONV_ACT_NONE, 0, 0);
   if (fr <= 0) return fr;
+  if (!w->data && !c->meta && mck_numel(w)) /* stored prepacked only (emit_c.c) */
+    return mck_fail(c, "aten::linear: internal: the prepacked weight does not fit this product");
   if (w->ndim != 1 && w->ndim != 2)
     return mck_fail(c, "aten::linear: weight must be 1-D or 2-D, got %dD", w->ndim);
   if (w->ndim == 1 && bias && x->ndim >= 2) /* as PyTorch 1.13 for contiguous input */

@@ -126,7 +126,7 @@ gen: all
 
 asan:
 	$(MAKE) BUILD=build-asan CC=clang OPT="-O1 -g -fno-omit-frame-pointer" \
-	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" check
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" GEN_CHECK_N=200 check
 
 corpus:
 	$(PYTHON) tests/corpus/gen_corpus.py tests/corpus

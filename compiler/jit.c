@@ -105,6 +105,7 @@ Jit *jit_compile_model(const char *src, const char *header_name, const char *fil
   free(code);
   if (rc == 0) tcc_add_library(s, "m");
   if (rc == 0) tcc_add_symbol(s, "mc_model_new", (const void *)mc_model_new);
+  if (rc == 0) tcc_add_symbol(s, "mc_model_new_in", (const void *)mc_model_new_in);
   if (rc == 0) tcc_add_symbol(s, "mc_runtime_num_threads", (const void *)mc_runtime_num_threads);
   if (rc == 0) rc = tcc_relocate(s, TCC_RELOCATE_AUTO);
   if (rc != 0 || d->nerrors > before) {

@@ -1099,7 +1099,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   fprintf(c, "#if SIZE_MAX < %" PRIu64 "u\n#error \"mc: the arena and the kernels' scratch (%" PRIu64
              " bytes) do not fit this target's size_t\"\n#endif\n", (uint64_t)(arena + 63) / 64 * 64 + scratch,
           (uint64_t)(arena + 63) / 64 * 64 + scratch);
-  fprintf(c, "#else\n#define MCK_ARENA_BYTES_ %zuu\n#endif\n", arena);
+  fputs("#endif\n", c);
   /* run function */
   fprintf(c, "\n/* ---- run ---- */\nstatic int %s_run(void *const *in, void *arena_, void **out, char *err) {\n", name);
   fputs("  char *arena = (char *)arena_;\n  mck_ctx ctx;\n  memset(&ctx, 0, sizeof ctx);\n  ctx.nthreads = mc_runtime_num_threads();\n", c);
@@ -1181,9 +1181,17 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     }
   }
   if (!top->nrets) fputs("  {\"\", 0, 0, {0}, {0}, 0},\n", c);
-  fprintf(c, "};\n\nconst mc_model_def %s_def = {\n  ", name);
-  put_cstring(c, name);
-  fprintf(c, ", %d, %d, %s_inputs_, %s_outputs_, MCK_ARENA_BYTES_, %s_run\n};\n\n", top->nparams, top->nrets, name, name, name);
+  fputs("};\n\n", c);
+  /* the arena as the plan made it; without a heap, the kernels' scratch after it */
+  for (int k = 0; k < 2; k++) {
+    fprintf(c, k ? "#else\nconst mc_model_def %s_def = {\n  " : "#ifndef MC_NO_MALLOC\nconst mc_model_def %s_def = {\n  ", name);
+    put_cstring(c, name);
+    fprintf(c, ", %d, %d, %s_inputs_, %s_outputs_, ", top->nparams, top->nrets, name, name);
+    if (k) fprintf(c, "MCK_ARENA_BYTES_");
+    else fprintf(c, "%zu", arena);
+    fprintf(c, ", %s_run\n};\n", name);
+  }
+  fputs("#endif\n\n", c);
   const char *newfn[2] = {"mc_model_new(&%s_def)", "mc_model_new_in(&%s_def, mem, bytes)"};
   for (int k = 0; k < 2; k++) {
     fprintf(c, k ? "mc_model *%s_create_in(void *mem, size_t bytes) {\n" : "mc_model *%s_create(void) {\n", name);

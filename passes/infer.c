@@ -464,44 +464,46 @@ static void infer_kernel_node(Infer *in, Node *n, const OpDef *op) {
   }
 }
 
-/* aten::split / split_with_sizes / chunk / unbind produce a Tensor[] that prim::ListUnpack
- * takes apart. With static shapes every piece is known: rewrite the pair into one aten::slice
- * (or aten::select for unbind) per piece, which are views like the pieces PyTorch returns. */
-static bool split_into_views(Infer *in, Node *n) {
-  Graph *g = in->g;
-  Value *src = n->inputs[0];
-  Node *d = src->def;
-  if (!d || d->ninputs < 1 || !ir_type_is_complete_tensor(d->inputs[0]->type)) return false;
+/* aten::split / split_with_sizes / chunk / unbind produce a Tensor[] whose elements
+ * prim::ListUnpack or aten::__getitem__ take out. With static shapes every piece is known: the
+ * list's def d gives its pieces along *dim (start..end, or the index `start` for unbind) and
+ * returns how many there are, or -1 when they are not known at compile time. */
+#define MAX_PIECES 256
+static int list_pieces(const Node *d, int64_t *dim, int64_t *starts, int64_t *ends) {
+  if (!d || d->ninputs < 1 || !ir_type_is_complete_tensor(d->inputs[0]->type)) return -1;
   bool split = ir_node_is(d, "aten::split") || ir_node_is(d, "aten::split_with_sizes");
   bool chunk = ir_node_is(d, "aten::chunk"), unbind = ir_node_is(d, "aten::unbind");
-  if (!split && !chunk && !unbind) return false;
+  if (!split && !chunk && !unbind) return -1;
   const Type *t = d->inputs[0]->type;
-  int64_t dim = 0;
+  *dim = 0;
   int dim_input = unbind ? 1 : 2;
-  if (d->ninputs > dim_input && !ir_constant_int(d->inputs[dim_input], &dim)) return false;
-  if (t->ndim == 0) return false;
-  if (dim < 0) dim += t->ndim;
-  if (dim < 0 || dim >= t->ndim) return false;
-  int64_t len = t->shape[dim];
-  int64_t starts[256], ends[256];
+  if (d->ninputs > dim_input && !ir_constant_int(d->inputs[dim_input], dim)) return -1;
+  if (t->ndim == 0) return -1;
+  if (*dim < 0) *dim += t->ndim;
+  if (*dim < 0 || *dim >= t->ndim) return -1;
+  int64_t len = t->shape[*dim];
   int k = 0;
   const Attr *sizes = d->ninputs > 1 ? ir_constant_attr(d->inputs[1]) : NULL;
   if (unbind) {
-    for (int64_t i = 0; i < len && k < 256; i++, k++) starts[k] = i;
+    if (len > MAX_PIECES) return -1;
+    for (int64_t i = 0; i < len; i++, k++) starts[k] = i;
   } else if (sizes && sizes->kind == ATTR_INTS) {
     int64_t at = 0;
-    for (int i = 0; i < sizes->n && k < 256; i++, k++) {
+    if (sizes->n > MAX_PIECES) return -1;
+    for (int i = 0; i < sizes->n; i++, k++) {
+      if (sizes->ints[i] < 0) return -1;
       starts[k] = at;
       at += sizes->ints[i];
       ends[k] = at;
     }
-    if (at != len) return false;
+    if (at != len) return -1;
   } else {
     int64_t step;
-    if (d->ninputs < 2 || !ir_constant_int(d->inputs[1], &step) || step <= 0) return false;
+    if (d->ninputs < 2 || !ir_constant_int(d->inputs[1], &step) || step <= 0) return -1;
     if (chunk) step = (len + step - 1) / step;
     if (step <= 0) step = 1;
-    for (int64_t at = 0; at < len && k < 256; at += step, k++) {
+    if ((len + step - 1) / step > MAX_PIECES) return -1;
+    for (int64_t at = 0; at < len; at += step, k++) {
       starts[k] = at;
       ends[k] = at + step < len ? at + step : len;
     }
@@ -511,32 +513,45 @@ static bool split_into_views(Infer *in, Node *n) {
       k = 1;
     }
   }
-  if (k != n->noutputs) return false;
-  Value **vs = arena_alloc(in->scratch, sizeof(Value *) * (size_t)(k + 1));
-  for (int i = 0; i < k; i++) {
-    Node *cd = ir_make_constant_int(g, dim, n->loc);
-    ir_insert_before(n, cd);
-    Node *piece;
-    if (unbind) {
-      Node *ci = ir_make_constant_int(g, starts[i], n->loc);
-      ir_insert_before(n, ci);
-      Value *args[3] = {d->inputs[0], cd->outputs[0], ci->outputs[0]};
-      piece = ir_node_new(g, "aten::select", args, 3, 1, NULL);
-    } else {
-      Node *c0 = ir_make_constant_int(g, starts[i], n->loc), *c1 = ir_make_constant_int(g, ends[i], n->loc),
-           *c2 = ir_make_constant_int(g, 1, n->loc);
-      ir_insert_before(n, c0);
-      ir_insert_before(n, c1);
-      ir_insert_before(n, c2);
-      Value *args[5] = {d->inputs[0], cd->outputs[0], c0->outputs[0], c1->outputs[0], c2->outputs[0]};
-      piece = ir_node_new(g, "aten::slice", args, 5, 1, NULL);
-    }
-    piece->loc = d->loc;
-    piece->py_loc = d->py_loc;
-    ir_insert_before(n, piece);
-    vs[i] = piece->outputs[0];
+  return k;
+}
+
+/* Piece i of list def d as a view of d's input, inserted before n: an aten::slice (an
+ * aten::select for unbind), like the piece PyTorch returns. */
+static Value *piece_view(Infer *in, Node *n, const Node *d, int64_t dim, int64_t start, int64_t end) {
+  Graph *g = in->g;
+  Node *cd = ir_make_constant_int(g, dim, n->loc);
+  ir_insert_before(n, cd);
+  Node *piece;
+  if (ir_node_is(d, "aten::unbind")) {
+    Node *ci = ir_make_constant_int(g, start, n->loc);
+    ir_insert_before(n, ci);
+    Value *args[3] = {d->inputs[0], cd->outputs[0], ci->outputs[0]};
+    piece = ir_node_new(g, "aten::select", args, 3, 1, NULL);
+  } else {
+    Node *c0 = ir_make_constant_int(g, start, n->loc), *c1 = ir_make_constant_int(g, end, n->loc),
+         *c2 = ir_make_constant_int(g, 1, n->loc);
+    ir_insert_before(n, c0);
+    ir_insert_before(n, c1);
+    ir_insert_before(n, c2);
+    Value *args[5] = {d->inputs[0], cd->outputs[0], c0->outputs[0], c1->outputs[0], c2->outputs[0]};
+    piece = ir_node_new(g, "aten::slice", args, 5, 1, NULL);
   }
-  forward_outputs(g, n, vs);
+  piece->loc = d->loc;
+  piece->py_loc = d->py_loc;
+  ir_insert_before(n, piece);
+  return piece->outputs[0];
+}
+
+/* prim::ListUnpack of such a list: one view per piece. */
+static bool split_into_views(Infer *in, Node *n) {
+  int64_t dim, starts[MAX_PIECES], ends[MAX_PIECES];
+  const Node *d = n->inputs[0]->def;
+  int k = list_pieces(d, &dim, starts, ends);
+  if (k < 0 || k != n->noutputs) return false;
+  Value **vs = arena_alloc(in->scratch, sizeof(Value *) * (size_t)(k + 1));
+  for (int i = 0; i < k; i++) vs[i] = piece_view(in, n, d, dim, starts[i], ends[i]);
+  forward_outputs(in->g, n, vs);
   return true;
 }
 
@@ -701,6 +716,20 @@ static void infer_node(Infer *in, Node *n) {
         forward_outputs(g, n, &src->def->inputs[i]);
         return;
       }
+    }
+    int64_t dim, starts[MAX_PIECES], ends[MAX_PIECES];
+    int k = is_struct(n, "aten::__getitem__") && ir_constant_int(n->inputs[1], &i) ? list_pieces(src->def, &dim, starts, ends) : -1;
+    if (k >= 0) {
+      int64_t at = i < 0 ? i + k : i;
+      if (at < 0 || at >= k) {
+        diag_error(in->c->diag, n->loc, "list index %lld out of range for a list of %d tensors", (long long)i, k);
+        if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+        in->errs++;
+        return;
+      }
+      Value *v = piece_view(in, n, src->def, dim, starts[at], ends[at]);
+      forward_outputs(g, n, &v);
+      return;
     }
     const Attr *a = ir_constant_attr(src);
     if (a && a->kind == ATTR_INTS && ir_constant_int(n->inputs[1], &i)) {

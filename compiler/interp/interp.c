@@ -385,6 +385,63 @@ static const Value *object_root(const Value *r) {
   return r;
 }
 
+/* aten::split / split_with_sizes / chunk / unbind: a list of views of the input, as PyTorch's
+ * pieces (the same pieces passes/infer.c rewrites into slices and selects). */
+static int run_split(Interp *in, const Node *n) {
+  const char *k = n->kind;
+  RVal *env = in->env;
+  const RVal *x = &env[n->inputs[0]->id];
+  bool unbind = !strcmp(k, "aten::unbind"), chunk = !strcmp(k, "aten::chunk");
+  if (x->kind != RV_TENSOR) return fail(in, n, "'%s' of a value that is not a tensor", k);
+  int dim_input = unbind ? 1 : 2;
+  int64_t dim = n->ninputs > dim_input ? env[n->inputs[dim_input]->id].i : 0;
+  if (x->t.ndim == 0) return fail(in, n, "'%s' of a 0-dim tensor", k);
+  if (dim < 0) dim += x->t.ndim;
+  if (dim < 0 || dim >= x->t.ndim) return fail(in, n, "'%s': dimension out of range", k);
+  int64_t len = x->t.shape[dim];
+  const RVal *a1 = n->ninputs > 1 ? &env[n->inputs[1]->id] : NULL;
+  int64_t step = 1, npieces;
+  if (unbind) {
+    npieces = len;
+  } else if (a1 && a1->kind == RV_LIST) {
+    npieces = a1->l->n;
+    int64_t sum = 0;
+    for (int i = 0; i < a1->l->n; i++) {
+      if (a1->l->items[i].i < 0) return fail(in, n, "'%s': negative size", k);
+      sum += a1->l->items[i].i;
+    }
+    if (sum != len) return fail(in, n, "'%s': sizes sum to %lld, dimension %lld has %lld", k, (long long)sum, (long long)dim, (long long)len);
+  } else {
+    step = a1 ? a1->i : 0;
+    if (step <= 0) return fail(in, n, "'%s': %s must be positive", k, chunk ? "chunks" : "split_size");
+    if (chunk) step = (len + step - 1) / step;
+    if (step <= 0) step = 1;
+    npieces = len == 0 ? 1 : (len + step - 1) / step;
+  }
+  if (npieces > 1 << 20) return fail(in, n, "'%s': too many pieces", k);
+  RVal l = {.kind = RV_LIST};
+  l.l = list_new(in, (int)npieces);
+  int64_t at = 0;
+  for (int i = 0; i < npieces; i++) {
+    mck_tensor t = x->t;
+    int64_t size = unbind ? 1 : a1 && a1->kind == RV_LIST ? a1->l->items[i].i : (at + step < len ? step : len - at);
+    t.offset += at * x->t.stride[dim];
+    if (unbind) {
+      for (int j = (int)dim; j + 1 < t.ndim; j++) {
+        t.shape[j] = t.shape[j + 1];
+        t.stride[j] = t.stride[j + 1];
+      }
+      t.ndim--;
+    } else {
+      t.shape[dim] = size;
+    }
+    at += size;
+    l.l->items[i] = (RVal){.kind = RV_TENSOR, .t = t};
+  }
+  env[n->outputs[0]->id] = l;
+  return 0;
+}
+
 static int run_node(Interp *in, Node *n) {
   RVal *env = in->env;
   if (in->o->max_steps && ++in->steps > in->o->max_steps) return fail(in, n, "interpreter step limit reached");
@@ -424,6 +481,9 @@ static int run_node(Interp *in, Node *n) {
     if (i < 0) i += i0->l->n;
     if (i < 0 || i >= i0->l->n) return fail(in, n, "list index out of range");
     env[n->outputs[0]->id] = i0->l->items[i];
+  } else if (!strcmp(k, "aten::split") || !strcmp(k, "aten::split_with_sizes") || !strcmp(k, "aten::chunk") ||
+             !strcmp(k, "aten::unbind")) {
+    return run_split(in, n);
   } else if (!strcmp(k, "aten::len")) {
     if (i0->kind != RV_LIST && i0->kind != RV_TUPLE) return fail(in, n, "aten::len of a value that is not a list");
     env[n->outputs[0]->id] = scalar_int(i0->l->n);

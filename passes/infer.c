@@ -471,9 +471,11 @@ static void infer_kernel_node(Infer *in, Node *n, const OpDef *op) {
 #define MAX_PIECES 256
 static int list_pieces(const Node *d, int64_t *dim, int64_t *starts, int64_t *ends) {
   if (!d || d->ninputs < 1 || !ir_type_is_complete_tensor(d->inputs[0]->type)) return -1;
-  bool split = ir_node_is(d, "aten::split") || ir_node_is(d, "aten::split_with_sizes");
+  bool split = ir_node_is(d, "aten::split") || ir_node_is(d, "aten::split_with_sizes") ||
+               ir_node_is(d, "aten::unsafe_split") || ir_node_is(d, "aten::unsafe_split_with_sizes");
   bool chunk = ir_node_is(d, "aten::chunk"), unbind = ir_node_is(d, "aten::unbind");
-  if (!split && !chunk && !unbind) return -1;
+  bool tsplit = ir_node_is(d, "aten::tensor_split");
+  if (!split && !chunk && !unbind && !tsplit) return -1;
   const Type *t = d->inputs[0]->type;
   *dim = 0;
   int dim_input = unbind ? 1 : 2;
@@ -484,7 +486,23 @@ static int list_pieces(const Node *d, int64_t *dim, int64_t *starts, int64_t *en
   int64_t len = t->shape[*dim];
   int k = 0;
   const Attr *sizes = d->ninputs > 1 ? ir_constant_attr(d->inputs[1]) : NULL;
-  if (unbind) {
+  if (tsplit && sizes && sizes->kind == ATTR_INTS) {
+    /* the pieces between the indices: slice bounds (aten::slice wraps and clamps them) */
+    if (sizes->n + 1 > MAX_PIECES) return -1;
+    for (int i = 0; i <= sizes->n; i++, k++) {
+      starts[k] = i ? sizes->ints[i - 1] : 0;
+      ends[k] = i < sizes->n ? sizes->ints[i] : INT64_MAX;
+    }
+  } else if (tsplit) {
+    int64_t sections;
+    if (d->ninputs < 2 || !ir_constant_int(d->inputs[1], &sections) || sections <= 0 || sections > MAX_PIECES) return -1;
+    int64_t at = 0;
+    for (int64_t i = 0; i < sections; i++, k++) {
+      starts[k] = at;
+      at += len / sections + (i < len % sections);
+      ends[k] = at;
+    }
+  } else if (unbind) {
     if (len > MAX_PIECES) return -1;
     for (int64_t i = 0; i < len; i++, k++) starts[k] = i;
   } else if (sizes && sizes->kind == ATTR_INTS) {

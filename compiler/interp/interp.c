@@ -385,13 +385,20 @@ static const Value *object_root(const Value *r) {
   return r;
 }
 
-/* aten::split / split_with_sizes / chunk / unbind: a list of views of the input, as PyTorch's
- * pieces (the same pieces passes/infer.c rewrites into slices and selects). */
+/* The bounds of a piece of tensor_split with indices: Python slice bounds of a dimension of len. */
+static int64_t slice_bound(int64_t i, int64_t len) {
+  if (i < 0) i += len;
+  return i < 0 ? 0 : i > len ? len : i;
+}
+
+/* aten::split / split_with_sizes / chunk / unbind / tensor_split (and the unsafe_ splits): a
+ * list of views of the input, as PyTorch's pieces (the same pieces passes/infer.c rewrites into
+ * slices and selects). */
 static int run_split(Interp *in, const Node *n) {
   const char *k = n->kind;
   RVal *env = in->env;
   const RVal *x = &env[n->inputs[0]->id];
-  bool unbind = !strcmp(k, "aten::unbind"), chunk = !strcmp(k, "aten::chunk");
+  bool unbind = !strcmp(k, "aten::unbind"), chunk = !strcmp(k, "aten::chunk"), tsplit = !strcmp(k, "aten::tensor_split");
   if (x->kind != RV_TENSOR) return fail(in, n, "'%s' of a value that is not a tensor", k);
   int dim_input = unbind ? 1 : 2;
   int64_t dim = n->ninputs > dim_input ? env[n->inputs[dim_input]->id].i : 0;
@@ -401,7 +408,12 @@ static int run_split(Interp *in, const Node *n) {
   int64_t len = x->t.shape[dim];
   const RVal *a1 = n->ninputs > 1 ? &env[n->inputs[1]->id] : NULL;
   int64_t step = 1, npieces;
-  if (unbind) {
+  if (tsplit && a1 && a1->kind == RV_LIST) {
+    npieces = a1->l->n + 1;
+  } else if (tsplit) {
+    if (!a1 || a1->i <= 0) return fail(in, n, "'%s': sections must be positive", k);
+    npieces = a1->i;
+  } else if (unbind) {
     npieces = len;
   } else if (a1 && a1->kind == RV_LIST) {
     npieces = a1->l->n;
@@ -424,7 +436,16 @@ static int run_split(Interp *in, const Node *n) {
   int64_t at = 0;
   for (int i = 0; i < npieces; i++) {
     mck_tensor t = x->t;
-    int64_t size = unbind ? 1 : a1 && a1->kind == RV_LIST ? a1->l->items[i].i : (at + step < len ? step : len - at);
+    int64_t size;
+    if (tsplit && a1->kind == RV_LIST) {
+      at = i ? slice_bound(a1->l->items[i - 1].i, len) : 0;
+      int64_t end = i < a1->l->n ? slice_bound(a1->l->items[i].i, len) : len;
+      size = end > at ? end - at : 0;
+    } else if (tsplit) {
+      size = len / npieces + (i < len % npieces);
+    } else {
+      size = unbind ? 1 : a1 && a1->kind == RV_LIST ? a1->l->items[i].i : (at + step < len ? step : len - at);
+    }
     t.offset += at * x->t.stride[dim];
     if (unbind) {
       for (int j = (int)dim; j + 1 < t.ndim; j++) {
@@ -482,7 +503,8 @@ static int run_node(Interp *in, Node *n) {
     if (i < 0 || i >= i0->l->n) return fail(in, n, "list index out of range");
     env[n->outputs[0]->id] = i0->l->items[i];
   } else if (!strcmp(k, "aten::split") || !strcmp(k, "aten::split_with_sizes") || !strcmp(k, "aten::chunk") ||
-             !strcmp(k, "aten::unbind")) {
+             !strcmp(k, "aten::unbind") || !strcmp(k, "aten::unsafe_split") ||
+             !strcmp(k, "aten::unsafe_split_with_sizes") || !strcmp(k, "aten::tensor_split")) {
     return run_split(in, n);
   } else if (!strcmp(k, "aten::len")) {
     if (i0->kind != RV_LIST && i0->kind != RV_TUPLE) return fail(in, n, "aten::len of a value that is not a list");

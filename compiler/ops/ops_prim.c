@@ -36,9 +36,17 @@ static const OpDef rows[] = {
                  "chunks equal pieces along dim (taken apart into slices)"),
     OPDEF_STRUCT("aten::unbind", EFF_VIEW, 1, 2, "(Tensor(a) self, int dim=0) -> Tensor(a)[]",
                  "the slices along dim (taken apart into selects)"),
+    OPDEF_STRUCT("aten::unsafe_split", EFF_VIEW, 2, 3, "(Tensor(a) self, int split_size, int dim=0) -> Tensor(a)[]",
+                 "aten::split's pieces (taken apart into slices)"),
+    OPDEF_STRUCT("aten::unsafe_split_with_sizes", EFF_VIEW, 2, 3,
+                 "(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor(a)[]",
+                 "aten::split_with_sizes's pieces (taken apart into slices)"),
+    OPDEF_STRUCT("aten::tensor_split", EFF_VIEW, 2, 3, "(Tensor(a) self, int sections, int dim=0) -> Tensor(a)[]",
+                 "sections pieces along dim, the first len % sections one longer; with int[] indices, the "
+                 "pieces between them (taken apart into slices)"),
     OPDEF_STRUCT("mc::write_back", EFF_WRITE, 2, 2, "(Tensor(a!) input, Tensor value) -> ()",
                  "stores the final value of a mutated graph input into the caller's buffer"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 28, "prim op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 31, "prim op table size");
 
 const OpFamily ops_family_prim = {"prim", rows, (int)(sizeof rows / sizeof rows[0]), NULL};

@@ -1,5 +1,5 @@
 """Elements of tensor lists: x.unbind(d)[k], x.split(n, d)[k], x.chunk(n, d)[k], torch.split with
-sizes, negative indices, unpacked pieces (a, b = x.chunk(2)) and lists built of tensors. In
+sizes, tensor_split and the unsafe_ splits, negative indices, unpacked pieces (a, b = x.chunk(2)) and lists built of tensors. In
 TorchScript these ops return Tensor[]; every element is a view of the base with a known shape,
 and a write through an element writes the base, as in PyTorch."""
 import torch
@@ -42,6 +42,21 @@ class WriteThroughElement(nn.Module):
         return x, b * 1.0, y.sum(), a
 
 
+class TensorSplit(nn.Module):
+    """tensor_split by sections (the first len % sections pieces one longer) and by indices
+    (slice bounds: negative, past the end, decreasing give empty or clamped pieces), and the
+    unsafe_ splits; a write through a piece reaches the base."""
+
+    def forward(self, x):
+        a = x.tensor_split(3, 1)
+        l = x.tensor_split([-2, 10, 1], 0)
+        p, q, r = x.tensor_split([1, 3], 2)
+        q.mul_(2.0)
+        u, v = torch.unsafe_split(x, 2, 0)
+        w = torch.unsafe_split_with_sizes(x, [1, 4], 2)[1]
+        return a[0] + 1.0, a[-1] * 1.0, l[0] * 1.0, l[1] * 1.0, l[2] * 1.0, l[3] * 1.0, p * 1.0, r * 1.0, u - v, w * 1.0, x
+
+
 class WriteThroughElementInBlock(nn.Module):
     """A write through an element inside a loop and an if: the base's final value as PyTorch."""
 
@@ -66,6 +81,10 @@ CASES = [
          inputs=lambda: [torch.randn(4, 3), torch.randn(3, 2, 2)]),
     dict(name="lists_write_through_element_trace", module=WriteThroughElement, format="json",
          inputs=lambda: [torch.randn(4, 3), torch.randn(3, 2, 2)]),
+    dict(name="lists_tensor_split_script", module=TensorSplit, method="script", format="json",
+         inputs=lambda: [torch.randn(4, 4, 5)]),
+    dict(name="lists_tensor_split_trace", module=TensorSplit, format="json",
+         inputs=lambda: [torch.randn(4, 4, 5)]),
     dict(name="lists_write_through_element_in_block_script", module=WriteThroughElementInBlock, method="script",
          format="json", inputs=lambda: [torch.randn(3, 4), torch.ones(2)]),
 ]

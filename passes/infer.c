@@ -412,7 +412,37 @@ static void unwrap_numbers(Infer *in, Node *n, const OpDef *op) {
   }
 }
 
+static int list_pieces(const Node *d, int64_t *dim, int64_t *starts, int64_t *ends);
+static void infer_node(Infer *in, Node *n);
+static Value *piece_view(Infer *in, Node *n, const Node *d, int64_t dim, int64_t start, int64_t end);
+
+/* A list of views with known pieces passed to a kernel (torch.cat(x.split(2), 1)): the list of
+ * its pieces, built before n. */
+static void list_args_of_pieces(Infer *in, Node *n) {
+  for (int i = 0; i < n->ninputs; i++) {
+    Value *l = n->inputs[i];
+    int64_t dim, starts[256], ends[256];
+    if (l->type->kind != TY_LIST) continue;
+    int k = list_pieces(l->def, &dim, starts, ends);
+    if (k < 0) continue;
+    Value **vs = arena_alloc(in->scratch, sizeof(Value *) * (size_t)(k + 1));
+    for (int j = 0; j < k && !in->errs; j++) {
+      vs[j] = piece_view(in, n, l->def, dim, starts[j], ends[j]);
+      infer_node(in, vs[j]->def); /* the walk is past the point they are inserted at */
+    }
+    if (in->errs) return;
+    Type *t = ir_type_copy(in->g->arena, l->type);
+    Node *lc = ir_node_new(in->g, "prim::ListConstruct", vs, k, 1, &t);
+    lc->loc = l->def->loc;
+    lc->py_loc = l->def->py_loc;
+    ir_insert_before(n, lc);
+    ir_node_set_input(n, i, lc->outputs[0]);
+  }
+}
+
 static void infer_kernel_node(Infer *in, Node *n, const OpDef *op) {
+  list_args_of_pieces(in, n);
+  if (in->errs) return;
   unwrap_numbers(in, n, op);
   NodeArgs na;
   node_args(in->scratch, n, &na);

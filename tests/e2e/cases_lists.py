@@ -57,6 +57,15 @@ class TensorSplit(nn.Module):
         return a[0] + 1.0, a[-1] * 1.0, l[0] * 1.0, l[1] * 1.0, l[2] * 1.0, l[3] * 1.0, p * 1.0, r * 1.0, u - v, w * 1.0, x
 
 
+class ListArguments(nn.Module):
+    """A list of pieces passed whole to cat / stack, after a write through one of its pieces."""
+
+    def forward(self, x):
+        l = x.chunk(2)
+        l[0].add_(1.0)
+        return torch.cat(x.split(2), 1), torch.stack(x.unbind(1), 0) + 1.0, torch.cat(l, 0), x
+
+
 class WriteThroughElementInBlock(nn.Module):
     """A write through an element inside a loop and an if: the base's final value as PyTorch."""
 
@@ -85,6 +94,10 @@ CASES = [
          inputs=lambda: [torch.randn(4, 4, 5)]),
     dict(name="lists_tensor_split_trace", module=TensorSplit, format="json",
          inputs=lambda: [torch.randn(4, 4, 5)]),
+    dict(name="lists_list_arguments_script", module=ListArguments, method="script", format="json",
+         inputs=lambda: [torch.randn(4, 3, 5)]),
+    dict(name="lists_list_arguments_trace", module=ListArguments, format="json",
+         inputs=lambda: [torch.randn(4, 3, 5)]),
     dict(name="lists_write_through_element_in_block_script", module=WriteThroughElementInBlock, method="script",
          format="json", inputs=lambda: [torch.randn(3, 4), torch.ones(2)]),
 ]

@@ -198,6 +198,19 @@ else
     else
       bad "cmake project with find_package(mc):"; tail -8 "$T/cmake.log"
     fi
+    # the same project cross-compiled with a toolchain file: mc::mcrt is built from the installed
+    # runtime-dist by the cross compiler, the program runs under qemu-user
+    if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1 && [ -z "$SAN" ]; then
+      X=$T/cmake-aarch64
+      printf 'set(CMAKE_SYSTEM_NAME Linux)\nset(CMAKE_SYSTEM_PROCESSOR aarch64)\nset(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)\nset(CMAKE_EXE_LINKER_FLAGS_INIT -static)\nset(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)\n' >"$T/aarch64.cmake"
+      if cmake -S "$C.src" -B "$X" $gen -DCMAKE_TOOLCHAIN_FILE="$T/aarch64.cmake" -DCMAKE_PREFIX_PATH="$P" >"$T/cmx.log" 2>&1 &&
+         cmake --build "$X" >>"$T/cmx.log" 2>&1 &&
+         (cd "$X" && qemu-aarch64 ./mnist >out.txt && awk -f "$ROOT/samples/common/compare.awk" "$C.src/expected.txt" out.txt) >>"$T/cmx.log" 2>&1; then
+        ok
+      else
+        bad "cmake with an aarch64 toolchain file:"; tail -8 "$T/cmx.log"
+      fi
+    fi
     printf 'cmake_minimum_required(VERSION 3.20)\nproject(v C)\nfind_package(mc 9.0 REQUIRED)\n' >"$T/cmv.txt"
     mkdir -p "$T/cmv" && mv "$T/cmv.txt" "$T/cmv/CMakeLists.txt"
     cmake -S "$T/cmv" -B "$T/cmv/b" -DCMAKE_PREFIX_PATH="$P" >/dev/null 2>&1 && bad "cmake: find_package(mc 9.0) accepted 0.x" || ok

@@ -1302,10 +1302,39 @@ static bool is_inplace_view(const Node *n) {
          n->ninputs > 0 && n->noutputs == 1;
 }
 
-/* The tensor object value r is, through the results of in-place ops (x.relu_() is x). */
+/* Whether node m (aten::to / aten::type_as) returns its input itself, as PyTorch does for a cast
+ * to the dtype the tensor has without copy=True or a memory format: 1 yes, 0 no (or not a
+ * cast), -1 a cast whose dtypes are not known yet (this runs before infer). */
+static int cast_returns_self(const Node *m) {
+  bool to = ir_node_is(m, "aten::to"), ta = ir_node_is(m, "aten::type_as");
+  if ((!to && !ta) || m->noutputs != 1 || m->ninputs < 2 || !is_tensor(m->inputs[0])) return 0;
+  DType have = m->inputs[0]->type->dtype, want = DT_UNDEF;
+  if (ta) {
+    if (!is_tensor(m->inputs[1])) return 0;
+    want = m->inputs[1]->type->dtype;
+  } else {
+    int64_t code;
+    if (m->ninputs >= 5) {
+      int64_t copy;
+      if (!ir_constant_int(m->inputs[m->ninputs - 2], &copy)) return -1;
+      if (copy || !ir_constant_is_none(m->inputs[m->ninputs - 1])) return 0;
+    }
+    if (ir_constant_int(m->inputs[1], &code)) want = ir_dtype_from_scalar_type(code);
+    else if (is_tensor(m->inputs[1])) want = m->inputs[1]->type->dtype; /* to(other) */
+    else return -1;                                                      /* to(device, ...) */
+  }
+  if (have == DT_UNDEF || want == DT_UNDEF) return -1;
+  return have == want;
+}
+
+/* The tensor object value r is, through the results of in-place ops (x.relu_() is x) and casts
+ * that return their input (x.to(x.dtype) is x). */
 static Value *object_root(Value *r) {
-  for (int guard = 0; guard < 100000 && r->def && r->index == 0 && is_write(r->def); guard++)
-    r = r->def->inputs[op_of(r->def)->effect_arg];
+  for (int guard = 0; guard < 100000 && r->def && r->index == 0; guard++) {
+    if (is_write(r->def)) r = r->def->inputs[op_of(r->def)->effect_arg];
+    else if (cast_returns_self(r->def) == 1) r = r->def->inputs[0];
+    else break;
+  }
   return r;
 }
 
@@ -1328,9 +1357,18 @@ static int inplace_views_in(Graph *g, PassCtx *c, Block *b) {
     ir_replace_uses(g, self, n->outputs[0], n);
     /* the other names of the same tensor object (v = x.relu_() is x) change shape too */
     if (root != self) ir_replace_uses(g, root, n->outputs[0], n);
-    for (Node *m = b->first; m != n; m = m->next)
-      if (m->noutputs > 0 && m->outputs[0] != self && is_write(m) && object_root(m->outputs[0]) == root)
+    for (Node *m = b->first; m != n; m = m->next) {
+      if (m->noutputs == 0 || m->outputs[0] == self) continue;
+      if ((is_write(m) || cast_returns_self(m) == 1) && object_root(m->outputs[0]) == root) {
         ir_replace_uses(g, m->outputs[0], n->outputs[0], n);
+      } else if (cast_returns_self(m) < 0 && object_root(m->inputs[0]) == root && used_after(m->outputs[0], n)) {
+        diag_error(c->diag, n->loc, "in-place view op '%s' changes the shape of %%%s, which %%%s (line %d) may be too "
+                   "(a cast to the dtype a tensor has returns the tensor itself) and whose dtype is not known here; "
+                   "not supported (use the out-of-place '%.*s')", n->kind, self->name, m->outputs[0]->name,
+                   m->loc.line, (int)strlen(n->kind) - 1, n->kind);
+        errs++;
+      }
+    }
     /* from here on an ordinary view: the out-of-place op */
     const char *kind = arena_strndup(g->arena, n->kind, strlen(n->kind) - 1);
     const OpDef *op = ops_lookup(kind);

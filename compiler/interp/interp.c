@@ -48,6 +48,8 @@ typedef struct Interp {
   Diag *d;
   Arena *ar;   /* storage, lists: freed at the end of the run */
   RVal *env;   /* by value id */
+  const Value **same; /* by value id: the value whose tensor object it is (a cast that returned
+                       * its input, decided at run time), or NULL */
   int64_t steps;
   int errs;
 } Interp;
@@ -281,7 +283,10 @@ static int run_kernel(Interp *in, const Node *n, const OpDef *op) {
       ((ir_node_is(n, "aten::type_as") && nin == 2) ||
        (ir_node_is(n, "aten::to") && (nin < 5 || ((ia[nin - 2].kind == MCK_BOOL_ARG || ia[nin - 2].kind == MCK_INT) &&
                                                   ia[nin - 2].u.i == 0 && ia[nin - 1].kind == MCK_NONE)))))
+  {
     *oa[0].u.t = *ia[0].u.t;
+    in->same[n->outputs[0]->id] = n->inputs[0];
+  }
   for (int i = 0; i < nout && rc == 0; i++) rc = rval_of_out(in, n, &oa[i], &in->env[n->outputs[i]->id]);
   arena_free(sc);
   return rc;
@@ -379,9 +384,16 @@ static const Value *write_target(const Value *r) {
   return op && op->effect == EFF_WRITE && op->effect_arg < r->def->ninputs ? r->def->inputs[op->effect_arg] : NULL;
 }
 
-/* The tensor object value r is, through the results of in-place ops. */
-static const Value *object_root(const Value *r) {
-  for (int guard = 0; guard < 100000 && write_target(r); guard++) r = write_target(r);
+/* The value whose tensor object r is: an in-place op's target (x.relu_() is x) or the input of a
+ * cast of this run that returned it (x.to(x.dtype) is x); NULL when r is its own. */
+static const Value *obj_next(const Interp *in, const Value *r) {
+  const Value *w = write_target(r);
+  return w ? w : in->same[r->id];
+}
+
+/* The tensor object value r is. */
+static const Value *obj_root(const Interp *in, const Value *r) {
+  for (int guard = 0; guard < 100000 && obj_next(in, r); guard++) r = obj_next(in, r);
   return r;
 }
 
@@ -473,10 +485,10 @@ static int run_node(Interp *in, Node *n) {
     if (!rc && op->effect == EFF_VIEW && op->schema && !strncmp(op->schema, "(Tensor(a!) self", 16) && n->ninputs > 0 &&
         n->noutputs == 1) {
       /* and so do its other names before n: v = x.relu_() is x */
-      const Value *root = object_root(n->inputs[0]);
+      const Value *root = obj_root(in, n->inputs[0]);
       for (const Node *m = n->owner->first; m && m != n; m = m->next)
-        if (m->noutputs > 0 && object_root(m->outputs[0]) == root) env[m->outputs[0]->id] = env[n->outputs[0]->id];
-      for (const Value *v = n->inputs[0]; v; v = write_target(v)) env[v->id] = env[n->outputs[0]->id];
+        if (m->noutputs > 0 && obj_root(in, m->outputs[0]) == root) env[m->outputs[0]->id] = env[n->outputs[0]->id];
+      for (const Value *v = n->inputs[0]; v; v = obj_next(in, v)) env[v->id] = env[n->outputs[0]->id];
     }
     return rc;
   }
@@ -647,9 +659,10 @@ int interp_run_opts(Graph *g, InterpOptions *o, IrTensor *const *inputs, int nin
   o->nevents = 0;
   *outputs = NULL;
   *noutputs = 0;
-  Interp in = {g, o, d, arena_new(), NULL, 0, 0};
+  Interp in = {g, o, d, arena_new(), NULL, NULL, 0, 0};
   in.env = calloc((size_t)g->next_value_id + 1, sizeof *in.env);
-  if (!in.env) abort();
+  in.same = calloc((size_t)g->next_value_id + 1, sizeof *in.same);
+  if (!in.env || !in.same) abort();
   Block *top = g->top;
   int first = g->has_self ? 1 : 0;
   if (top->nparams - first != ninputs) {
@@ -666,6 +679,7 @@ int interp_run_opts(Graph *g, InterpOptions *o, IrTensor *const *inputs, int nin
     *noutputs = ov.n;
   }
   free(in.env);
+  free(in.same);
   arena_free(in.ar);
   return in.errs;
 }

@@ -359,6 +359,18 @@ class InputTransposeInplace(nn.Module):
         return y, x[1]
 
 
+class CastAliasTransposeInplace(nn.Module):
+    """x.to(x.dtype) is x itself: an in-place view op through the cast changes x's shape too
+    (found by tests/gen). The t_ gives x its shape back for the final-input comparison."""
+
+    def forward(self, x):
+        v = x.to(torch.float32)
+        v.transpose_(0, 1)
+        y = x + 1
+        x.t_()
+        return y, v.sum(0), x[1]
+
+
 class TransposeWriteReturnBase(nn.Module):
     """Outputs are compact row-major: x written through a transposed view, x returned."""
 
@@ -416,6 +428,7 @@ _SPECS = [
     ("transpose_inplace", TransposeInplace, randn((2, 3)), (_S, _T)),
     ("t_inplace", TInplace, randn((2, 3)), (_S, _T)),
     ("input_transpose_inplace", InputTransposeInplace, randn((2, 3)), (_S, _T)),
+    ("cast_alias_transpose_inplace", CastAliasTransposeInplace, randn((2, 3)), (_S, _T)),
     ("transpose_write_return_base", TransposeWriteReturnBase, randn((3, 4)), (_S, _T)),
     ("return_transposed_view", ReturnTransposedView, randn((3, 4)), (_S, _T)),
 ]

@@ -15,15 +15,6 @@ import re
 import torch
 
 KNOWN = [
-    {"name": "inplace-view-op-on-noop-cast",
-     "reason": "v = x.to(x.dtype) is x; a later v.transpose_() (or t_/squeeze_/unsqueeze_) "
-               "changes the shape of both names in PyTorch, mc only v's (in-place view ops are "
-               "resolved before types are known, so before the cast is known to be the tensor itself)",
-     "outcome": "wrong", "mode": "script",
-     "patterns": [r"\.(to\(torch\.\w+\)|float\(\)|double\(\)|int\(\)|long\(\)|type_as\().*"
-                  r"\.(transpose_|t_|squeeze_|unsqueeze_)\("],
-     "seed": 1000867, "inputs": [("x0", "float32", [5, 1, 1])],
-     "src": "def f(x0):\n    v1 = x0.to(torch.float32)\n    v1.transpose_(0, 2)\n    return x0\n"},
 ]
 
 

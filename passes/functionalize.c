@@ -1305,10 +1305,12 @@ static bool is_inplace_view(const Node *n) {
 /* Whether node m (aten::to / aten::type_as) returns its input itself, as PyTorch does for a cast
  * to the dtype the tensor has without copy=True or a memory format: 1 yes, 0 no (or not a
  * cast), -1 a cast whose dtypes are not known yet (this runs before infer). */
+static DType object_dtype(const Value *v);
+
 static int cast_returns_self(const Node *m) {
   bool to = ir_node_is(m, "aten::to"), ta = ir_node_is(m, "aten::type_as");
   if ((!to && !ta) || m->noutputs != 1 || m->ninputs < 2 || !is_tensor(m->inputs[0])) return 0;
-  DType have = m->inputs[0]->type->dtype, want = DT_UNDEF;
+  DType have = object_dtype(m->inputs[0]), want = DT_UNDEF;
   if (ta) {
     if (!is_tensor(m->inputs[1])) return 0;
     want = m->inputs[1]->type->dtype;
@@ -1325,6 +1327,29 @@ static int cast_returns_self(const Node *m) {
   }
   if (have == DT_UNDEF || want == DT_UNDEF) return -1;
   return have == want;
+}
+
+/* The dtype of tensor v where known: an in-place op's result has its target's dtype, a cast that
+ * returns its input the input's; DT_UNDEF otherwise. */
+static DType object_dtype(const Value *v) {
+  for (int guard = 0; guard < 100000 && is_tensor(v); guard++) {
+    if (v->type->dtype != DT_UNDEF) return v->type->dtype;
+    if (!v->def || v->index != 0) break;
+    if (is_write(v->def)) v = v->def->inputs[op_of(v->def)->effect_arg];
+    else if (cast_returns_self(v->def) == 1) v = v->def->inputs[0];
+    else break;
+  }
+  return DT_UNDEF;
+}
+
+/* Whether any name of the tensor object root (root itself, or a value before `at` in b that is
+ * root through in-place results and casts that return their input) is used after `at`. */
+static Value *object_root(Value *r);
+static bool object_used_after(Block *b, Value *root, const Node *at) {
+  if (used_after(root, at)) return true;
+  for (Node *m = b->first; m && m != at; m = m->next)
+    if (m->noutputs > 0 && object_root(m->outputs[0]) == root && used_after(m->outputs[0], at)) return true;
+  return false;
 }
 
 /* The tensor object value r is, through the results of in-place ops (x.relu_() is x) and casts
@@ -1358,14 +1383,17 @@ static int inplace_views_in(Graph *g, PassCtx *c, Block *b) {
     /* the other names of the same tensor object (v = x.relu_() is x) change shape too */
     if (root != self) ir_replace_uses(g, root, n->outputs[0], n);
     for (Node *m = b->first; m != n; m = m->next) {
-      if (m->noutputs == 0 || m->outputs[0] == self) continue;
-      if ((is_write(m) || cast_returns_self(m) == 1) && object_root(m->outputs[0]) == root) {
+      if (m->noutputs == 0) continue;
+      int same = cast_returns_self(m);
+      if (m->outputs[0] != self && (is_write(m) || same == 1) && object_root(m->outputs[0]) == root) {
         ir_replace_uses(g, m->outputs[0], n->outputs[0], n);
-      } else if (cast_returns_self(m) < 0 && object_root(m->inputs[0]) == root && used_after(m->outputs[0], n)) {
-        diag_error(c->diag, n->loc, "in-place view op '%s' changes the shape of %%%s, which %%%s (line %d) may be too "
-                   "(a cast to the dtype a tensor has returns the tensor itself) and whose dtype is not known here; "
-                   "not supported (use the out-of-place '%.*s')", n->kind, self->name, m->outputs[0]->name,
-                   m->loc.line, (int)strlen(n->kind) - 1, n->kind);
+      } else if (same < 0 && ((object_root(m->inputs[0]) == root && used_after(m->outputs[0], n)) ||
+                              (object_root(m->outputs[0]) == root &&
+                               object_used_after(b, object_root(m->inputs[0]), n)))) {
+        diag_error(c->diag, n->loc, "in-place view op '%s' changes the shape of %%%s, and the cast to %%%s (line %d) "
+                   "may have returned its input (a cast to the dtype a tensor has returns the tensor itself) but its "
+                   "dtypes are not known here; not supported (use the out-of-place '%.*s')", n->kind, self->name,
+                   m->outputs[0]->name, m->loc.line, (int)strlen(n->kind) - 1, n->kind);
         errs++;
       }
     }

@@ -799,7 +799,8 @@ static inline int kl_linear_f32(mck_ctx *c, const char *op, mck_tensor *o, const
   }
   if (x->shape[nd - 1] != 1 && x->stride[nd - 1] != 1) return 1;
   if (m == 0) return 1;
-  const float *xp = (const float *)x->data + x->offset, *wp = (const float *)w->data + w->offset;
+  const float *xp = (const float *)x->data + x->offset;
+  const float *wp = w->data ? (const float *)w->data + w->offset : NULL; /* NULL: only the packed copy exists */
   const float *bp = bias ? (const float *)bias->data + bias->offset : NULL;
   float *yp = (float *)o->data + o->offset;
   if (pk && m <= KL_DOT_ROWS) {

@@ -61,7 +61,7 @@ while read -r f; do
     continue
   fi
   for src in "$c" "${f%.*}.h"; do
-    if ! $CC -fpreprocessed -E -P "$src" -o "$tmp/tokens.i" 2>"$tmp/cc.txt" ||
+    if ! gcc -fpreprocessed -E -P "$src" -o "$tmp/tokens.i" 2>"$tmp/cc.txt" ||
       ! $PY "$here/inject.py" check "$src" <"$tmp/tokens.i"; then
       bad "$src: payload outside a literal $(head -c 300 "$tmp/cc.txt")"
     else
@@ -82,7 +82,7 @@ for n in inj_ts_00 inj_ts_04 inj_ts_09 inj_ts_bytes; do
     bad "$n: mc compile --target cuda: $(head -c 300 "$tmp/err.txt")"
     continue
   fi
-  if $CC -x c -fpreprocessed -E -P "$cu" -o "$tmp/tokens.i" 2>"$tmp/cc.txt" && $PY "$here/inject.py" check "$cu" <"$tmp/tokens.i"; then ok
+  if gcc -x c -fpreprocessed -E -P "$cu" -o "$tmp/tokens.i" 2>"$tmp/cc.txt" && $PY "$here/inject.py" check "$cu" <"$tmp/tokens.i"; then ok
   else bad "$cu: payload outside a literal"; fi
   if [ -f "$root/runtime/mc_cuda_emu.h" ] && command -v c++ >/dev/null; then
     if c++ -std=c++17 -DMC_CUDA_EMULATE -Wall -Wextra -Werror -x c++ -fsyntax-only -I"$root/runtime" -I"$tmp/inj" "$cu" 2>"$tmp/cc.txt"; then ok
@@ -106,7 +106,7 @@ mkdir -p "$tmp/odd"
 odd=$(printf 'm \\ ??= ??) \342\200\250 \377 * \042 %%s\nx.txt')
 sed -n '1,99p' "$tmp/inj/inj_ts_00.txt" >"$tmp/odd/$odd"
 if (cd "$tmp/odd" && "$MC" compile "$odd" -o model.c 2>"$tmp/err.txt") &&
-  $CC -fpreprocessed -E -P "$tmp/odd/model.c" -o "$tmp/tokens.i" 2>/dev/null && $PY "$here/inject.py" check odd <"$tmp/tokens.i" &&
+  gcc -fpreprocessed -E -P "$tmp/odd/model.c" -o "$tmp/tokens.i" 2>/dev/null && $PY "$here/inject.py" check odd <"$tmp/tokens.i" &&
   build "$tmp/odd/model.c" model 2 3 "$tmp/odd/run" && "$tmp/odd/run" >/dev/null; then ok
 else bad "odd model name: $(head -c 300 "$tmp/err.txt") $(head -c 300 "$tmp/cc.txt")"; fi
 cp "$tmp/inj/inj_ts_00.txt" "$tmp/odd/m.txt"

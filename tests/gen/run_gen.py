@@ -227,7 +227,8 @@ def cc_path(d, nin, want):
     if f:
         return f
     exe = os.path.join(d, "harness")
-    r = run([Cfg.cc, "-std=c11", "-O0", "-Wall", "-Wextra", "-Werror", "-I" + d, "-Wa,-I" + d,
+    # SAN: the flags libmcrt.a was built with (make asan), needed to link it
+    r = run([Cfg.cc, "-std=c11", "-O0", "-Wall", "-Wextra", "-Werror"] + os.environ.get("SAN", "").split() + ["-I" + d, "-Wa,-I" + d,
              "-I" + os.path.join(ROOT, "runtime"), src, os.path.join(ROOT, "tests/e2e/harness.c"),
              os.path.join(Cfg.build, "libmcrt.a"), "-lm", "-lpthread", "-o", exe])
     if r is None or r.returncode:

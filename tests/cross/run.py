@@ -169,22 +169,7 @@ def check(case, target, std, prep):
         if r.returncode != 0:
             errors.append("%s: harness exited %d: %s" % (mode, r.returncode, r.stdout[-2000:]))
             continue
-        shapes = [l.split() for l in open(os.path.join(od, "shapes.txt")).read().splitlines()]
-        if len(shapes) != len(want):
-            errors.append("%s: %d outputs, PyTorch %d" % (mode, len(shapes), len(want)))
-            continue
-        for k, (w, s) in enumerate(zip(want, shapes)):
-            code, bits = map(int, s[2].split(":"))
-            dims = tuple(int(x) for x in s[3:])
-            got = E.np.fromfile(os.path.join(od, "output_%d.bin" % k), dtype=E.DT[(code, bits)]).reshape(dims)
-            msg = E.close(got, w, case.get("rtol", 1e-5), case.get("atol", 1e-6))
-            if msg:
-                errors.append("%s: output %d %s" % (mode, k, msg))
-        for i, w in enumerate(want_inputs):
-            got = E.np.fromfile(os.path.join(od, "input_%d.bin" % i), dtype=w.dtype).reshape(w.shape)
-            msg = E.close(got, w, case.get("rtol", 1e-5), case.get("atol", 1e-6))
-            if msg:
-                errors.append("%s: final value of input %d %s" % (mode, i, msg))
+        errors.extend(E.compare_outputs(od, want, want_inputs, case, mode))
     return errors
 
 

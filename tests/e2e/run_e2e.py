@@ -104,6 +104,29 @@ def export_case(case, d):
     return mod, inputs, path
 
 
+def compare_outputs(od, want, want_inputs, case, label):
+    """What a harness run wrote into od (shapes.txt, output_K.bin, input_K.bin) against PyTorch's
+    outputs `want` and final inputs `want_inputs`; returns the differences as messages."""
+    errors = []
+    shapes = [l.split() for l in open(os.path.join(od, "shapes.txt")).read().splitlines()]
+    if len(shapes) != len(want):
+        return ["%s: %d outputs, PyTorch %d" % (label, len(shapes), len(want))]
+    for k, (w, s) in enumerate(zip(want, shapes)):
+        code, bits = map(int, s[2].split(":"))
+        dims = tuple(int(x) for x in s[3:])
+        got = np.fromfile(os.path.join(od, "output_%d.bin" % k), dtype=DT[(code, bits)]).reshape(dims)
+        atol = case["scale_tol"] * float(np.abs(w).max()) if "scale_tol" in case else case.get("atol", 1e-6)
+        msg = close(got, w, case.get("rtol", 1e-5), atol)
+        if msg:
+            errors.append("%s: output %d %s" % (label, k, msg))
+    for i, w in enumerate(want_inputs):
+        got = np.fromfile(os.path.join(od, "input_%d.bin" % i), dtype=w.dtype).reshape(w.shape)
+        msg = close(got, w, case.get("rtol", 1e-5), case.get("atol", 1e-6))
+        if msg:
+            errors.append("%s: final value of input %d %s" % (label, i, msg))
+    return errors
+
+
 def check_case(case):
     name = case["name"]
     d = os.path.join(OUT, name)
@@ -147,23 +170,7 @@ def check_case(case):
         if r.returncode != 0:
             errors.append("%s: harness exited %d: %s" % (label, r.returncode, r.stdout[-2000:]))
             continue
-        shapes = [l.split() for l in open(os.path.join(od, "shapes.txt")).read().splitlines()]
-        if len(shapes) != len(want):
-            errors.append("%s: %d outputs, PyTorch %d" % (label, len(shapes), len(want)))
-            continue
-        for k, (w, s) in enumerate(zip(want, shapes)):
-            code, bits = map(int, s[2].split(":"))
-            dims = tuple(int(x) for x in s[3:])
-            got = np.fromfile(os.path.join(od, "output_%d.bin" % k), dtype=DT[(code, bits)]).reshape(dims)
-            atol = case["scale_tol"] * float(np.abs(w).max()) if "scale_tol" in case else case.get("atol", 1e-6)
-            msg = close(got, w, case.get("rtol", 1e-5), atol)
-            if msg:
-                errors.append("%s: output %d %s" % (label, k, msg))
-        for i, w in enumerate(want_inputs):
-            got = np.fromfile(os.path.join(od, "input_%d.bin" % i), dtype=w.dtype).reshape(w.shape)
-            msg = close(got, w, case.get("rtol", 1e-5), case.get("atol", 1e-6))
-            if msg:
-                errors.append("%s: final value of input %d %s" % (label, i, msg))
+        errors.extend(compare_outputs(od, want, want_inputs, case, label))
     # threads split whole output tiles, each computed as on one thread: bitwise equal
     for mode, nt in runs[1:] if "threads" in case else []:
         a, b = os.path.join(d, "%s_t%d" % (runs[0][0], runs[0][1])), os.path.join(d, "%s_t%d" % (mode, nt))

@@ -8,6 +8,8 @@
 static const OpFamily *const families[] = {
     &ops_family_prim, &ops_family_elementwise, &ops_family_reduce,
     &ops_family_linalg, &ops_family_shape, &ops_family_conv,
+    &ops_family_math, &ops_family_index, &ops_family_sample,
+    &ops_family_loss, &ops_family_rnn,
 };
 enum { NFAMILIES = sizeof families / sizeof families[0] };
 

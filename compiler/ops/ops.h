@@ -67,7 +67,8 @@ typedef struct OpFamily {
 } OpFamily;
 
 extern const OpFamily ops_family_prim, ops_family_elementwise, ops_family_reduce,
-    ops_family_linalg, ops_family_shape, ops_family_conv;
+    ops_family_linalg, ops_family_shape, ops_family_conv, ops_family_math, ops_family_index,
+    ops_family_sample, ops_family_loss, ops_family_rnn;
 
 const OpDef *ops_lookup(const char *name);          /* NULL if unknown */
 const OpFamily *ops_family_of(const OpDef *op);

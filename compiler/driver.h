@@ -44,5 +44,6 @@ int cmd_compile(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
+int cmd_ops(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ static void usage(FILE *f) {
         "  run MODEL [IN.npy ...] -o DIR   compile in-process, run, write output_K.npy\n"
         "  dump MODEL [--after PASS|--before PASS] [--format text|json|dot]   print the IR\n"
         "  inspect MODEL            inputs, outputs, op histogram, parameters, FLOPs, arena\n"
+        "  ops [--target c|cuda] [--format text|markdown|json]   every op: overloads, effect, targets\n"
         "\n"
         "  mc --help | mc COMMAND --help | mc --version\n",
         f);
@@ -39,6 +40,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "dump")) return cmd_dump(argc - 1, argv + 1);
   if (!strcmp(c, "run")) return cmd_run(argc - 1, argv + 1);
   if (!strcmp(c, "inspect")) return cmd_inspect(argc - 1, argv + 1);
+  if (!strcmp(c, "ops")) return cmd_ops(argc - 1, argv + 1);
   fprintf(stderr, "mc: unknown command '%s'\n", c);
   usage(stderr);
   return EXIT_USAGE;

@@ -14,6 +14,7 @@ sh tests/errors/run.sh
 sh tests/hostile/run.sh
 sh tests/run/test_run.sh
 sh tests/dumpir/run.sh
+MC="${MC:-build/mc}" BUILD="${BUILD:-build}" PYTHON="$PYTHON" sh tests/ops/run.sh
 sh tests/dce/emit.sh
 sh tests/runtime/sanitizers.sh
 BUILD="${BUILD:-build}" sh tests/runtime/threads.sh

@@ -131,6 +131,11 @@ asan:
 corpus:
 	$(PYTHON) tests/corpus/gen_corpus.py tests/corpus
 
+# docs/ops.md is generated from the op table; tests/ops/run.sh fails when it is not current.
+.PHONY: docs
+docs: $(BUILD)/mc
+	$(BUILD)/mc ops --format markdown > docs/ops.md.tmp && mv docs/ops.md.tmp docs/ops.md
+
 clean:
 	rm -rf build build-asan
 

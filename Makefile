@@ -20,7 +20,10 @@ LIB_SRCS := $(sort $(wildcard compiler/ir/*.c compiler/ops/*.c compiler/emit/*.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_src.o $(BUILD)/obj/gen/cuda_src.o
 RT_SRCS  := $(filter-out runtime/mc_runtime_cuda.c runtime/mc_cuda_emu.c,$(wildcard runtime/*.c))
 RT_OBJS  := $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
-KERNEL_HDRS := compiler/ops/mck.h $(sort $(wildcard compiler/ops/k_*.h))
+# Kernel headers are pasted into model.c in this order; a header that uses another family's
+# helpers comes after it (KERNEL_LATE).
+KERNEL_LATE := compiler/ops/k_index.h
+KERNEL_HDRS := compiler/ops/mck.h $(filter-out $(KERNEL_LATE),$(sort $(wildcard compiler/ops/k_*.h))) $(KERNEL_LATE)
 
 TEST_SRCS := $(wildcard tests/check_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)

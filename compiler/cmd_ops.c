@@ -6,7 +6,7 @@
  *  - CUDA: "device kernel" for an op the CUDA emitter writes a device kernel for, else "host
  *    fallback" (the op's C kernel runs on the host); structural rows as for C.
  * `--format markdown` is what docs/ops.md is generated from (`make docs`); `--format json` is
- * read by tests (tests/ops/, tests/kernels/coverage.py). Output depends only on the table. */
+ * read by tests (tests/ops/, tests/ops/kernel_cases.py). Output depends only on the table. */
 #include "driver.h"
 
 #include "ops/ops.h"

@@ -361,3 +361,32 @@ def cases(w):
     norm_cases(w)
     pool_cases(w)
     resample_cases(w)
+
+
+def _conv_mode_transpose3d_cases(w):
+    """aten::_convolution_mode (the str-padding form scripted graphs call) and conv_transpose3d."""
+    g = torch.Generator().manual_seed(13)
+
+    def r(*shape):
+        return torch.randn(*shape, generator=g)
+
+    for x, wt, b, stride, pad, dil, groups in [
+            (r(1, 3, 8, 9), r(4, 3, 4, 3), r(4), [1, 1], "same", [1, 1], 1),
+            (r(2, 4, 7, 7), r(6, 2, 3, 3), None, [2, 2], "valid", [1, 1], 2),
+            (r(2, 3, 10), r(5, 3, 4), r(5), [1], "same", [2], 1)]:
+        w.case("aten::_convolution_mode", [x, wt, b, stride, pad, dil, groups],
+               lambda *a: A._convolution_mode(*a), tol=F32_TOL)
+    w.case("aten::conv_transpose3d",
+           [r(1, 2, 3, 4, 3), r(2, 3, 2, 3, 2), r(3), [2, 1, 2], [0, 1, 0], [1, 0, 1], 1, [1, 1, 1]],
+           lambda *a: A.conv_transpose3d(*a), tol=F32_TOL)
+    w.case("aten::conv_transpose3d", [r(1, 4, 2, 3, 3), r(4, 1, 2, 2, 2), None, [1, 1, 1], [0, 0, 0],
+                                      [0, 0, 0], 2, [1, 1, 1]],
+           lambda *a: A.conv_transpose3d(*a), tol=F32_TOL)
+
+
+_cases_before_conv_mode = cases
+
+
+def cases(w):
+    _cases_before_conv_mode(w)
+    _conv_mode_transpose3d_cases(w)

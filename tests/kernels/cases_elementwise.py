@@ -686,3 +686,18 @@ def cases(w):
     select_cases(w)
     cast_cases(w)
     creation_cases(w)
+
+
+def _clip_inplace_cases(w):
+    g = torch.Generator().manual_seed(12)
+    y = torch.randn(3, 4, generator=g) * 2
+    w.case("aten::clip_", [y.clone(), -1, 1], lambda t, a, b: t.clip_(a, b), mutated=[0])
+    w.case("aten::clip_", [y.clone().t(), None, 0.5], lambda t, a, b: t.clip_(a, b), mutated=[0])
+
+
+_cases_before_clip_inplace = cases
+
+
+def cases(w):
+    _cases_before_clip_inplace(w)
+    _clip_inplace_cases(w)

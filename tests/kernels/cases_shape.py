@@ -369,3 +369,30 @@ _cases_before_item = cases
 def cases(w):
     _cases_before_item(w)
     _item_cases(w)
+
+
+def _inplace_view_cases(w):
+    """In-place view ops: the result is input 0 itself with the new shape and strides (the
+    values do not change)."""
+    import torch
+    g = torch.Generator().manual_seed(11)
+    x = torch.randn(2, 3, 4, generator=g)
+    w.case("aten::transpose_", [x.clone(), 0, 2], lambda t, a, b: t.transpose_(a, b))
+    w.case("aten::transpose_", [x.clone()[:, 1:], -1, 1], lambda t, a, b: t.transpose_(a, b))
+    w.case("aten::t_", [torch.randn(3, 5, generator=g)], lambda t: t.t_())
+    w.case("aten::t_", [torch.randn(4, generator=g)], lambda t: t.t_())
+    w.case("aten::unsqueeze_", [x.clone(), 1], lambda t, d: t.unsqueeze_(d))
+    w.case("aten::unsqueeze_", [x.clone(), -1], lambda t, d: t.unsqueeze_(d))
+    y = torch.randn(1, 3, 1, 2, generator=g)
+    w.case("aten::squeeze_", [y.clone()], lambda t: t.squeeze_())
+    w.case("aten::squeeze_", [y.clone(), 2], lambda t, d: t.squeeze_(d))
+    w.case("aten::squeeze_", [y.clone(), 1], lambda t, d: t.squeeze_(d))
+    w.error("aten::transpose_", [x.clone(), 0, 3])
+
+
+_cases_before_inplace_view = cases
+
+
+def cases(w):
+    _cases_before_inplace_view(w)
+    _inplace_view_cases(w)

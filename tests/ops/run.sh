@@ -49,5 +49,14 @@ if "$MC" ops --format yaml > /dev/null 2>&1; then echo "FAIL tests/ops: unknown 
 if "$MC" ops --target tpu > /dev/null 2>&1; then echo "FAIL tests/ops: unknown target accepted"; fail=1; fi
 "$MC" --help | grep -q '^  ops ' || { echo "FAIL tests/ops: mc --help does not name ops"; fail=1; }
 
+# every op row with a kernel has PyTorch-computed kernel cases (or a reason not to)
+cases="$BUILD/kernel_cases.txt"   # what make unit-check generated, when current
+if [ ! -f "$cases" ] || [ -n "$(find tests/kernels -name '*.py' -newer "$cases")" ]; then
+  cases="$tmp/kernel_cases.txt"
+  "$PYTHON" tests/kernels/gen_kernels.py "$cases" 2> "$tmp/gen.log" ||
+    { cat "$tmp/gen.log"; echo "FAIL tests/ops: tests/kernels/gen_kernels.py"; fail=1; }
+fi
+[ -f "$cases" ] && { "$PYTHON" tests/ops/kernel_cases.py "$tmp/ops.json" "$cases" || fail=1; }
+
 [ "$fail" = 0 ] && echo "tests/ops: ok"
 exit "$fail"

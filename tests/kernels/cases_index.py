@@ -163,6 +163,199 @@ def selection(w):
     w.error("aten::mode", [torch.zeros(3, 0), 1, False])
 
 
+def searching(w):
+    torch.manual_seed(3)
+    nan = float("nan")
+    for dt in DTYPES:
+        b = ties(9, dtype=dt).sort().values
+        v = ties(3, 5, dtype=dt)
+        each_dtype(w, "aten::searchsorted", lambda d, b=b, v=v: [b, v, False, False, None, None],
+                   lambda *a: A.searchsorted(*a[:2], out_int32=a[2], right=a[3]), [dt])
+        each_dtype(w, "aten::bucketize", lambda d, b=b, v=v: [v, b, True, True],
+                   lambda *a: A.bucketize(a[0], a[1], out_int32=a[2], right=a[3]), [dt])
+    b = torch.tensor([1.0, 2.0, 2.0, 2.0, 3.5, nan])
+    v = torch.tensor([[nan, 2.0, 0.0], [3.5, 4.0, 2.0]])
+    for right in (False, True):
+        for i32 in (False, True):
+            w.case("aten::searchsorted", [b, v, i32, right, None, None], A.searchsorted(b, v, out_int32=i32, right=right))
+            w.case("aten::bucketize", [v, b, i32, right], A.bucketize(v, b, out_int32=i32, right=right))
+    w.case("aten::searchsorted", [b, v, False, False, "right", None], A.searchsorted(b, v, side="right"))
+    w.case("aten::searchsorted", [b, v, False, False, "left", None], A.searchsorted(b, v, side="left"))
+    w.error("aten::searchsorted", [b, v, False, True, "left", None],
+            check=lambda *a: A.searchsorted(a[0], a[1], right=True, side="left"))
+    # N-d boundaries, a sorter, mixed dtypes, scalars, strided and empty inputs
+    bn = torch.randn(2, 3, 6).sort(-1).values
+    vn = torch.randn(2, 3, 4)
+    w.case("aten::searchsorted", [bn, vn, False, False, None, None], A.searchsorted(bn, vn))
+    w.case("aten::searchsorted", [bn, vn, False, True, None, None], A.searchsorted(bn, vn, right=True))
+    un = torch.randn(2, 5)
+    so = un.argsort(-1)
+    vv = torch.randn(2, 7)
+    w.case("aten::searchsorted", [un, vv, False, False, None, so], A.searchsorted(un, vv, sorter=so))
+    w.case("aten::searchsorted", [un, vv, True, True, None, so], A.searchsorted(un, vv, out_int32=True, right=True, sorter=so))
+    bi = torch.tensor([1, 3, 5, 7])
+    for vx in [torch.tensor([2.5, 3.0, 7.5]), torch.tensor([2.5, 3.0], dtype=torch.float64), 3, 4.5]:
+        w.case("aten::searchsorted", [bi, vx, False, False, None, None], A.searchsorted(bi, vx))
+    w.case("aten::bucketize", [4, bi, False, True], A.bucketize(4, bi, right=True))
+    w.case("aten::bucketize", [2.5, bi.double(), True, False], A.bucketize(2.5, bi.double(), out_int32=True))
+    w.case("aten::searchsorted", [strided(torch.arange(10.0)), strided(torch.randn(3, 4) * 5), False, False, None, None],
+           lambda b, v, *r: A.searchsorted(b, v))
+    w.case("aten::searchsorted", [torch.zeros(0), torch.randn(3), False, False, None, None], A.searchsorted(torch.zeros(0), torch.randn(3)))
+    w.case("aten::bucketize", [torch.zeros(0, 2), bi, False, False], A.bucketize(torch.zeros(0, 2), bi))
+    w.error("aten::searchsorted", [bn, torch.randn(3, 2, 4), False, False, None, None])
+    w.error("aten::searchsorted", [bn, 2.0, False, False, None, None])
+    w.error("aten::bucketize", [vn, bn, False, False])
+    w.error("aten::searchsorted", [torch.tensor(1.0), vn, False, False, None, None])
+
+
+def scatters(w):
+    torch.manual_seed(4)
+    for dt in DTYPES:
+        x = rnd(4, 5, dtype=dt)
+        ix = torch.randint(0, 4, (3, 5))
+        src = rnd(3, 5, dtype=dt)
+        w.case("aten::scatter", [x, 0, ix, src], A.scatter(x, 0, ix, src))
+        w.case("aten::scatter", [x, 0, ix, 2], A.scatter(x, 0, ix, 2))
+        w.case("aten::scatter_add", [x, 0, ix, src], A.scatter_add(x, 0, ix, src))
+        for red in ["add", "multiply"]:
+            w.case("aten::scatter", [x, 0, ix, src, red], A.scatter(x, 0, ix, src, reduce=red))
+        ix1 = torch.randint(0, 5, (4, 3))
+        for red in ["sum", "prod", "mean", "amax", "amin"]:
+            for incl in (True, False):
+                fn = lambda *a: A.scatter_reduce(a[0], a[1], a[2], a[3], a[4], include_self=a[5])
+                each_dtype(w, "aten::scatter_reduce", lambda d, x=x, ix1=ix1, src=src, red=red, incl=incl:
+                           [x, 1, ix1, src, red, incl], fn, [dt])
+    # floats: NaN in amax/amin, means of negative integers (floor), duplicates, negative dims
+    x = torch.tensor([[1.0, 5.0, 3.0, -2.0]])
+    ixd = torch.tensor([[0, 0, 1, 3, 3, 3]])
+    srcd = torch.tensor([[float("nan"), 4.0, -1.0, 7.0, -8.0, 2.5]])
+    for red in ["sum", "prod", "mean", "amax", "amin"]:
+        for incl in (True, False):
+            w.case("aten::scatter_reduce", [x, -1, ixd, srcd, red, incl],
+                   A.scatter_reduce(x, -1, ixd, srcd, red, include_self=incl))
+            xi = torch.tensor([[1, 5, 3, -2]])
+            si = torch.tensor([[-4, -4, -5, 7, -9, 2]])
+            w.case("aten::scatter_reduce", [xi, 1, ixd, si, red, incl],
+                   A.scatter_reduce(xi, 1, ixd, si, red, include_self=incl))
+    w.case("aten::scatter", [x, 1, ixd, srcd], A.scatter(x, 1, ixd, srcd))
+    # 3-d, index smaller than src, strided self and src
+    x3 = rnd(3, 4, 5)
+    i3 = torch.randint(0, 4, (2, 3, 2))
+    s3 = rnd(3, 4, 6)
+    w.case("aten::scatter", [x3, 1, i3, s3], A.scatter(x3, 1, i3, s3))
+    w.case("aten::scatter_add", [x3, -2, i3, s3], A.scatter_add(x3, -2, i3, s3))
+    xs, ss = strided(rnd(4, 5)), strided(rnd(3, 5))
+    w.case("aten::scatter_add", [xs, 0, ix, ss], A.scatter_add(xs, 0, ix, ss))
+    w.case("aten::scatter", [xs.t(), 1, ix, ss], A.scatter(xs.t(), 1, ix, ss))
+    x1, s1, e1 = rnd(3), rnd(2), torch.zeros(0, dtype=torch.int64)
+    w.case("aten::scatter", [x1, 0, e1, s1], A.scatter(x1, 0, e1, s1))
+    w.case("aten::scatter", [torch.tensor(1.0), 0, torch.tensor(0), torch.tensor(5.0)], A.scatter(torch.tensor(1.0), 0, torch.tensor(0), torch.tensor(5.0)))
+    w.error("aten::scatter", [rnd(4, 5), 0, ix.int(), rnd(3, 5)])
+    w.error("aten::scatter", [rnd(4, 5), 0, ix, rnd(3, 5, dtype=torch.float64)])
+    w.error("aten::scatter", [rnd(4, 5), 2, ix, rnd(3, 5)])
+    w.error("aten::scatter", [rnd(4, 5), 0, torch.zeros(3, 6, dtype=torch.int64), rnd(3, 5)])
+    w.error("aten::scatter_reduce", [rnd(4, 5), 0, ix, rnd(3, 5), "max", True],
+            check=lambda *a: A.scatter_reduce(a[0], a[1], a[2], a[3], a[4], include_self=a[5]))
+    w.error("aten::scatter", [rnd(4, 5), 0, ix, rnd(3, 5), "sum"], check=lambda *a: A.scatter(*a[:4], reduce=a[4]))
+    # in place, on a strided self (written through its strides), mean with include_self=False
+    for op, args in [("aten::scatter_", [0, ix, rnd(3, 5)]), ("aten::scatter_", [0, ix, -1.5]),
+                     ("aten::scatter_", [0, ix, rnd(3, 5), "multiply"]),
+                     ("aten::scatter_add_", [0, ix, rnd(3, 5)]),
+                     ("aten::scatter_reduce_", [0, ix, rnd(3, 5), "mean", False]),
+                     ("aten::scatter_reduce_", [0, ix, rnd(3, 5), "amax", True])]:
+        for self_ in [rnd(4, 5), strided(rnd(4, 5))]:
+            if len(args) == 4 and op == "aten::scatter_":
+                fn = lambda t, d, i, s, r: A.scatter_(t, d, i, s, reduce=r)
+            elif op == "aten::scatter_reduce_":
+                fn = lambda t, d, i, s, r, inc: A.scatter_reduce_(t, d, i, s, r, include_self=inc)
+            else:
+                fn = lambda *a, op=op: getattr(A, op[6:])(*a)
+            w.case(op, [self_] + args, lambda *a, fn=fn: fn(*a), mutated=[0])
+
+
+def index_ops(w):
+    torch.manual_seed(5)
+    for dt in DTYPES:
+        x = rnd(5, 3, dtype=dt)
+        ix = torch.tensor([4, 0, 4, 2])
+        src = rnd(4, 3, dtype=dt)
+        w.case("aten::index_add", [x, 0, ix, src, 1], A.index_add(x, 0, ix, src))
+        w.case("aten::index_copy", [x, 0, torch.tensor([4, 0, 2]), src[:3]], A.index_copy(x, 0, torch.tensor([4, 0, 2]), src[:3]))
+        w.case("aten::index_fill", [x, 1, torch.tensor([-1, 0]), 3], A.index_fill(x, 1, torch.tensor([-1, 0]), 3))
+        w.case("aten::index_fill", [x, 0, torch.tensor([1]), torch.tensor(1.5 if dt.is_floating_point else 1, dtype=dt)],
+               A.index_fill(x, 0, torch.tensor([1]), torch.tensor(1.5 if dt.is_floating_point else 1, dtype=dt)))
+        w.case("aten::take", [x, torch.tensor([[0, -1], [14, 7]])], A.take(x, torch.tensor([[0, -1], [14, 7]])))
+        w.case("aten::put", [x, torch.tensor([0, -1, 3]), src[0], False], A.put(x, torch.tensor([0, -1, 3]), src[0], False))
+        w.case("aten::put", [x, torch.tensor([0, 0, 3]), src[0], True], A.put(x, torch.tensor([0, 0, 3]), src[0], True))
+        m = torch.rand(5, 3) > 0.5
+        w.case("aten::masked_scatter", [x, m, rnd(16, dtype=dt)], lambda a, b, c_: A.masked_scatter(a, b, c_))
+        w.case("aten::take_along_dim", [x, torch.tensor([[0], [4]]), 0], A.take_along_dim(x, torch.tensor([[0], [4]]), 0))
+    x = rnd(5, 3, dtype=torch.float64)
+    src = rnd(4, 3, dtype=torch.float64)
+    for alpha in [2.5, -1]:
+        w.case("aten::index_add", [x, 0, torch.tensor([1, 1, 0, 4], dtype=torch.int32), src, alpha],
+               A.index_add(x, 0, torch.tensor([1, 1, 0, 4], dtype=torch.int32), src, alpha=alpha))
+    xi = rnd(3, 4, dtype=torch.int32)
+    w.case("aten::index_add", [xi, 1, torch.tensor([3, 1]), rnd(3, 2, dtype=torch.int32), 3],
+           lambda a, d, i, s, al: A.index_add(a, d, i, s, alpha=al))
+    xs = strided(rnd(4, 6))
+    w.case("aten::index_add", [xs, 1, torch.tensor([5, 0]), rnd(4, 2), 1], lambda a, d, i, s, al: A.index_add(a, d, i, s, alpha=al))
+    w.case("aten::index_copy", [xs.t(), 0, torch.tensor([5, 0]), rnd(2, 4)], lambda a, d, i, s: A.index_copy(a, d, i, s))
+    w.case("aten::index_fill", [xs, -1, torch.tensor([5, -6]), -2.5], lambda a, d, i, v: A.index_fill(a, d, i, v))
+    w.case("aten::index_fill", [rnd(3, 4, dtype=torch.int64), 0, torch.tensor([1]), 2.7], lambda a, d, i, v: A.index_fill(a, d, i, v))
+    w.case("aten::index_add", [torch.tensor(1.0), 0, torch.tensor([0]), torch.tensor(2.0), 1], lambda a, d, i, s, al: A.index_add(a, d, i, s, alpha=al))
+    w.case("aten::index_copy", [rnd(3, 2), 0, torch.zeros(0, dtype=torch.int64), rnd(0, 2)], lambda a, d, i, s: A.index_copy(a, d, i, s))
+    w.error("aten::index_add", [rnd(5, 3), 0, torch.tensor([0.0]), rnd(1, 3), 1], check=lambda a, d, i, s, al: A.index_add(a, d, i, s, alpha=al))
+    w.error("aten::index_add", [rnd(5, 3), 0, torch.tensor([0, 1]), rnd(1, 3), 1], check=lambda a, d, i, s, al: A.index_add(a, d, i, s, alpha=al))
+    w.error("aten::index_add", [rnd(5, 3), 0, torch.tensor([0]), rnd(1, 4), 1], check=lambda a, d, i, s, al: A.index_add(a, d, i, s, alpha=al))
+    w.error("aten::index_copy", [rnd(5, 3), 0, torch.tensor([0], dtype=torch.int32), rnd(1, 3)])
+    w.error("aten::index_fill", [rnd(5, 3), 0, torch.tensor([0], dtype=torch.int32), 1.0])
+    w.error("aten::index_fill", [rnd(5, 3), 0, torch.tensor([0]), torch.tensor([1.0])])
+    w.error("aten::index_copy", [rnd(5, 3), 0, torch.tensor([0]), rnd(1, 3, dtype=torch.float64)])
+    # take / take_along_dim / put / masked_scatter shapes and layouts
+    xs = strided(rnd(3, 4))
+    w.case("aten::take", [xs, torch.tensor([11, -12, 5])], A.take(xs, torch.tensor([11, -12, 5])))
+    w.case("aten::take", [xs, torch.zeros(0, 2, dtype=torch.int64)], A.take(xs, torch.zeros(0, 2, dtype=torch.int64)))
+    w.case("aten::take", [torch.tensor(4.0), torch.tensor(0)], A.take(torch.tensor(4.0), torch.tensor(0)))
+    w.error("aten::take", [xs, torch.tensor([1], dtype=torch.int32)])
+    x3 = rnd(2, 3, 4)
+    for ix, d in [(torch.randint(0, 3, (2, 5, 4)), 1), (torch.randint(0, 3, (1, 2, 1)), 1),
+                  (torch.randint(0, 4, (2, 1, 3)), -1), (torch.randint(0, 24, (7,)), None),
+                  (torch.randint(0, 24, (9,))[::2], None)]:
+        w.case("aten::take_along_dim", [x3, ix, d], A.take_along_dim(x3, ix, d))
+    xt = x3.transpose(0, 2)
+    w.case("aten::take_along_dim", [xt, torch.tensor([[[0, 3]], [[1, 0]]]).expand(2, 3, 2), 0], A.take_along_dim(xt, torch.tensor([[[0, 3]], [[1, 0]]]).expand(2, 3, 2), 0))
+    w.error("aten::take_along_dim", [xt, torch.tensor([[0, 23], [5, 7]]), None])
+    w.error("aten::take_along_dim", [x3, torch.randint(0, 24, (3, 4)).t(), None])
+    w.error("aten::take_along_dim", [x3, torch.zeros(2, 3, dtype=torch.int64), 1])
+    w.error("aten::take_along_dim", [x3, torch.zeros(2, 3, 4, dtype=torch.int32), 1])
+    w.error("aten::take_along_dim", [x3, torch.zeros(3, 3, 4, dtype=torch.int64), 1])
+    w.case("aten::put", [xs, torch.tensor([[1, -1]]), rnd(1, 2), True], lambda a, i, s, acc: A.put(a, i, s, acc))
+    w.case("aten::put_", [rnd(3, 4), torch.tensor([5, 5, -3]), rnd(3), True], lambda a, i, s, acc: A.put_(a, i, s, acc), mutated=[0])
+    w.case("aten::put_", [strided(rnd(3, 4)), torch.tensor([5, 0]), rnd(2), False], lambda a, i, s, acc: A.put_(a, i, s, acc), mutated=[0])
+    w.error("aten::put", [rnd(3, 4), torch.tensor([0, 1]), rnd(3), False])
+    w.error("aten::put", [rnd(3, 4), torch.tensor([0, 1]), rnd(2, dtype=torch.float64), False])
+    m = torch.tensor([True, False, True, True])
+    w.case("aten::masked_scatter", [rnd(3, 4), m, rnd(20)], lambda a, b, c_: A.masked_scatter(a, b, c_))
+    w.case("aten::masked_scatter", [rnd(3, 1), m, rnd(2, 5)], lambda a, b, c_: A.masked_scatter(a, b, c_))
+    w.case("aten::masked_scatter", [xs, torch.rand(3, 4) > 0.5, strided(rnd(4, 3))], lambda a, b, c_: A.masked_scatter(a, b, c_))
+    w.case("aten::masked_scatter_", [strided(rnd(3, 4)), m, rnd(9)], lambda a, b, c_: A.masked_scatter_(a, b, c_), mutated=[0])
+    # (a float mask: PyTorch 1.13 reads it as bytes and returns garbage; mc refuses it)
+    w.error("aten::masked_scatter", [rnd(3, 4), m, rnd(20, dtype=torch.float64)])
+    w.error("aten::masked_scatter_", [rnd(3, 1), m, rnd(20)])
+    # in place twins on strided selves
+    for op, args, fn in [
+            ("aten::index_add_", [0, torch.tensor([2, 0, 2]), rnd(3, 5), 2.0], lambda a, d, i, s, al: A.index_add_(a, d, i, s, alpha=al)),
+            ("aten::index_copy_", [1, torch.tensor([4, 1]), rnd(3, 2)], lambda a, d, i, s: A.index_copy_(a, d, i, s)),
+            ("aten::index_fill_", [1, torch.tensor([-1]), 7.0], lambda a, d, i, v: A.index_fill_(a, d, i, v)),
+            ("aten::index_fill_", [0, torch.tensor([0, 2]), torch.tensor(-3.0)], lambda a, d, i, v: A.index_fill_(a, d, i, v))]:
+        for self_ in [rnd(3, 5), strided(rnd(3, 5))]:
+            w.case(op, [self_] + args, fn, mutated=[0])
+
+
 def cases(w):
     sorting(w)
     selection(w)
+    searching(w)
+    scatters(w)
+    index_ops(w)

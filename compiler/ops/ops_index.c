@@ -89,7 +89,57 @@ static const OpDef rows[] = {
     PURE("take", ki_take, 2, 2, "(Tensor self, Tensor index) -> Tensor", "self.flatten()[index], shaped as index"),
     PURE("take_along_dim", ki_take_along_dim, 2, 3, "(Tensor self, Tensor indices, int? dim=None) -> Tensor",
          "gather along dim with self and indices broadcast; None: from the flattened self"),
+    /* shape-level ops */
+    PURE("tile", ki_tile, 2, 2, "(Tensor self, int[] dims) -> Tensor", "repeat with dims padded by leading ones"),
+    OPDEF("aten::broadcast_to", ki_broadcast_to, EFF_VIEW, 0, NULL, 2, 2, 0, "(Tensor(a) self, int[] size) -> Tensor(a)",
+          "self.expand(size): a view"),
+    PURE("repeat_interleave", ki_repeat_interleave, 1, 4,
+         "(Tensor repeats, *, int? output_size=None) -> Tensor | "
+         "(Tensor self, Tensor|int repeats, int? dim=None, *, int? output_size=None) -> Tensor",
+         "each element (row along dim; flattened without dim) repeated; a repeats tensor must be a constant or output_size given"),
+    PURE("one_hot", ki_one_hot, 1, 2, "(Tensor self, int num_classes=-1) -> Tensor",
+         "int64 one-hot encoding, new last dim; num_classes=-1 only for a constant self"),
+    OPDEF("aten::eye", ki_eye, EFF_PURE, 0, NULL, 1, 6, OPF_ALLOC_LIKE,
+          "(int n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor | "
+          "(int n, int m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+          "n x m identity (float32 unless dtype)"),
+    PURE("concat", ks_cat, 1, 2, "(Tensor[] tensors, int dim=0) -> Tensor", "alias of cat"),
+    PURE("concatenate", ks_cat, 1, 2, "(Tensor[] tensors, int dim=0) -> Tensor", "alias of cat"),
+    OPDEF("aten::tril_indices", ki_tril_indices, EFF_PURE, 0, NULL, 2, 7, OPF_ALLOC_LIKE,
+          "(int row, int col, int offset=0, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+          "2 x N coordinates of the lower triangle (j <= i + offset), row by row"),
+    OPDEF("aten::triu_indices", ki_triu_indices, EFF_PURE, 0, NULL, 2, 7, OPF_ALLOC_LIKE,
+          "(int row, int col, int offset=0, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+          "2 x N coordinates of the upper triangle (j >= i + offset), row by row"),
+
+    /* paired reductions, scans, differences */
+    PURE("var_mean", ki_var_mean, 1, 4,
+         "(Tensor self, bool unbiased=True) -> (Tensor, Tensor) | "
+         "(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) | "
+         "(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor)",
+         "(var, mean) over dims, as var and mean"),
+    PURE("std_mean", ki_std_mean, 1, 4,
+         "(Tensor self, bool unbiased=True) -> (Tensor, Tensor) | "
+         "(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) | "
+         "(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor)",
+         "(std, mean) over dims"),
+    PURE("aminmax", ki_aminmax, 1, 3, "(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)",
+         "(amin, amax) over dim or all, NaN propagates"),
+    PURE("cummax", ki_cummax, 2, 2, "(Tensor self, int dim) -> (Tensor values, Tensor indices)",
+         "running max along dim and its index (ties: the later; NaN sticks)"),
+    PURE("cummin", ki_cummin, 2, 2, "(Tensor self, int dim) -> (Tensor values, Tensor indices)",
+         "running min along dim and its index"),
+    PURE("logcumsumexp", ki_logcumsumexp, 2, 2, "(Tensor self, int dim) -> Tensor", "running log(sum(exp)) along dim"),
+    PURE("diff", ki_diff, 1, 5,
+         "(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor",
+         "n-th forward difference along dim of cat([prepend, self, append]); bools: !="),
+    PURE("cross", ki_cross, 2, 3, "(Tensor self, Tensor other, int? dim=None) -> Tensor",
+         "cross product along dim (None: the first dim of size 3)"),
+    PURE("linalg_cross", ki_linalg_cross, 2, 3, "(Tensor self, Tensor other, *, int dim=-1) -> Tensor",
+         "cross product of 3-vectors along dim, others broadcast"),
+    PURE("bincount", ki_bincount, 1, 3, "(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor",
+         "counts (or weight sums) of non-negative ints; length from a constant self, else minlength checked at run time"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 28, "index op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 47, "index op table size");
 
 const OpFamily ops_family_index = {"index", rows, (int)(sizeof rows / sizeof rows[0]), "k_index.h"};

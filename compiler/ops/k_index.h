@@ -1872,4 +1872,271 @@ static inline int ki_bincount(mck_ctx *c, mck_arg *out, int nout, const mck_arg 
   free(acc);
   return 0;
 }
+/* ---- random ops -------------------------------------------------------------------------- */
+/* ki_rng: the generator of every random op: one splitmix64 stream per program (per model.c,
+ * and one in mc's interpreter), state 0 at start, advanced once per 64-bit draw in the order
+ * the ops run. Not PyTorch's generator: values follow the distributions, they are not
+ * PyTorch's values. A Generator argument other than None is refused. One program running the
+ * same model on several threads at once shares the stream (draws stay valid numbers, their
+ * order is not reproducible then). */
+static inline uint64_t *ki_rng_state(void) {
+  static uint64_t state = 0;
+  return &state;
+}
+static inline uint64_t ki_rng(void) {
+  uint64_t *s = ki_rng_state();
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+/* Uniform in [0, 1) with as many random bits as dt's significand holds, so it never rounds to
+ * 1 in dt. */
+static inline double ki_uniform(int dt) {
+  int bits = dt == MCK_F64 ? 53 : dt == MCK_F16 ? 11 : dt == MCK_BF16 ? 8 : 24;
+  return (double)(ki_rng() >> (64 - bits)) * ldexp(1.0, -bits);
+}
+/* Standard normal (Box-Muller, one value per pair of draws). */
+static inline double ki_normal(void) {
+  double u1 = ((double)(ki_rng() >> 11) + 1.0) * ldexp(1.0, -53); /* (0, 1] */
+  double u2 = (double)(ki_rng() >> 11) * ldexp(1.0, -53);
+  return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+/* Uniform integer in [lo, hi) (hi > lo), unbiased (rejection). */
+static inline int64_t ki_randint(int64_t lo, int64_t hi) {
+  uint64_t range = (uint64_t)hi - (uint64_t)lo, lim = UINT64_MAX - UINT64_MAX % range, x;
+  do x = ki_rng(); while (x >= lim);
+  return (int64_t)((uint64_t)lo + x % range);
+}
+static inline int ki_no_generator(mck_ctx *c, const char *op, const mck_arg *a) {
+  if (a && a->kind != MCK_NONE) return mck_fail(c, "%s: a Generator argument is not supported (mc's random ops use one generator, see k_index.h)", op);
+  return 0;
+}
+enum { KI_RAND, KI_RANDN, KI_RANDINT };
+/* Fills o with draws of kind (randint: [lo, hi)). */
+static inline void ki_fill_random(mck_tensor *o, int kind, int64_t lo, int64_t hi) {
+  int64_t n = mck_numel(o);
+  for (int64_t k = 0; k < n; k++) {
+    int64_t off = ki_flat_off(o, k);
+    if (kind == KI_RAND) mck_setf(o, off, ki_uniform(o->dtype));
+    else if (kind == KI_RANDN) mck_setf(o, off, ki_normal());
+    else mck_seti(o, off, ki_randint(lo, hi));
+  }
+}
+static inline int ki_random_out(mck_ctx *c, const char *op, mck_arg *out, int nout, int kind,
+                                int dt, int nd, const int64_t *shape, int64_t lo, int64_t hi) {
+  if (kind != KI_RANDINT && !mck_is_float(dt))
+    return mck_fail(c, "%s: \"%s\" not implemented for '%s'", op, kind == KI_RAND ? "uniform" : "normal_kernel_cpu", mck_dtype_name(dt));
+  if (kind == KI_RANDINT) {
+    if (lo >= hi) return mck_fail(c, "%s: random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld", op, (long long)lo, (long long)hi);
+    /* the range must fit the dtype */
+    int64_t mx = dt == MCK_BOOL ? 1 : dt == MCK_U8 ? 255 : dt == MCK_I8 ? 127 : dt == MCK_I16 ? 32767 : dt == MCK_I32 ? INT32_MAX
+               : dt == MCK_F16 ? 2048 : dt == MCK_BF16 ? 256 : dt == MCK_F32 ? ((int64_t)1 << 24) : dt == MCK_F64 ? ((int64_t)1 << 53) : INT64_MAX;
+    int64_t mn = dt == MCK_BOOL || dt == MCK_U8 ? 0 : dt == MCK_I8 ? -128 : dt == MCK_I16 ? -32768 : dt == MCK_I32 ? INT32_MIN : -mx;
+    if (lo < mn || hi - 1 > mx)
+      return mck_fail(c, "%s: random_ expects 'from' and 'to - 1' to be within [%lld, %lld] for %s", op, (long long)mn, (long long)mx, mck_dtype_name(dt));
+  }
+  if (ki_tensor_out(c, op, out, nout, 0) || mck_out(c, out[0].u.t, dt, nd, shape)) return -1;
+  if (c->meta) return 0;
+  ki_fill_random(out[0].u.t, kind, lo, hi);
+  return 0;
+}
+static inline int ki_size_arg(mck_ctx *c, const char *op, const mck_arg *a, int *nd, int64_t *shape) {
+  const int64_t *p;
+  int64_t one;
+  if (ks_ints(a, &p, nd, &one)) return mck_fail(c, "%s: size must be a compile-time constant int list", op);
+  if (*nd > MCK_MAX_DIMS) return mck_fail(c, "%s: too many dimensions", op);
+  for (int i = 0; i < *nd; i++) {
+    if (p[i] < 0) return mck_fail(c, "%s: Trying to create tensor with negative dimension %lld", op, (long long)p[i]);
+    shape[i] = p[i];
+  }
+  return 0;
+}
+/* rand / randn(int[] size, *, dtype=None, layout, device, pin_memory): float32 unless dtype */
+static inline int ki_rand_impl(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin, int kind) {
+  const char *op = kind == KI_RAND ? "aten::rand" : "aten::randn";
+  int nd, dt;
+  int64_t shape[MCK_MAX_DIMS];
+  if (ki_size_arg(c, op, &in[0], &nd, shape) || ki_factory_dtype(c, op, in, nin, 1, MCK_F32, &dt)) return -1;
+  return ki_random_out(c, op, out, nout, kind, dt, nd, shape, 0, 0);
+}
+static inline int ki_rand(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  return ki_rand_impl(c, out, nout, in, nin, KI_RAND);
+}
+static inline int ki_randn(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  return ki_rand_impl(c, out, nout, in, nin, KI_RANDN);
+}
+/* randint(int high, int[] size, *, dtype=int64, ...) | randint(int low, int high, int[] size, ...) */
+static inline int ki_randint_op(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  const char *op = "aten::randint";
+  int low = nin >= 3 && in[2].kind == MCK_INTS, nd, dt;
+  int64_t lo = 0, hi, shape[MCK_MAX_DIMS];
+  if (low && ki_int(c, op, in, nin, 0, 0, &lo)) return -1;
+  if (ki_int(c, op, in, nin, low, 0, &hi) || ki_size_arg(c, op, &in[low + 1], &nd, shape) ||
+      ki_factory_dtype(c, op, in, nin, low + 2, MCK_I64, &dt))
+    return -1;
+  return ki_random_out(c, op, out, nout, KI_RANDINT, dt, nd, shape, lo, hi);
+}
+/* rand_like / randn_like(self, *, dtype=None, layout, device, pin_memory, memory_format) */
+static inline int ki_rand_like_impl(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin, int kind) {
+  const char *op = kind == KI_RAND ? "aten::rand_like" : "aten::randn_like";
+  const mck_tensor *s = in[0].u.t;
+  int dt;
+  if (ki_factory_dtype(c, op, in, nin, 1, s->dtype, &dt)) return -1;
+  return ki_random_out(c, op, out, nout, kind, dt, s->ndim, s->shape, 0, 0);
+}
+static inline int ki_rand_like(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  return ki_rand_like_impl(c, out, nout, in, nin, KI_RAND);
+}
+static inline int ki_randn_like(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  return ki_rand_like_impl(c, out, nout, in, nin, KI_RANDN);
+}
+/* randint_like(self, int high, *, dtype=None, ...) | randint_like(self, int low, int high, ...) */
+static inline int ki_randint_like(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  const char *op = "aten::randint_like";
+  const mck_tensor *s = in[0].u.t;
+  int low = nin == 8, dt;
+  int64_t lo = 0, hi;
+  if (low && ki_int(c, op, in, nin, 1, 0, &lo)) return -1;
+  if (ki_int(c, op, in, nin, 1 + low, 0, &hi) || ki_factory_dtype(c, op, in, nin, 2 + low, s->dtype, &dt)) return -1;
+  return ki_random_out(c, op, out, nout, KI_RANDINT, dt, s->ndim, s->shape, lo, hi);
+}
+/* normal(Tensor|float mean, Tensor|float std=1, *, generator=None) | normal(float mean, float
+ * std, int[] size, *, generator=None, dtype=None, ...): mean + std * N(0, 1), the tensors
+ * broadcast; std must be >= 0. */
+static inline int ki_normal_op(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  const char *op = "aten::normal";
+  int sized = nin >= 3 && in[2].kind == MCK_INTS;
+  int nd = 0, dt = MCK_F32;
+  int64_t shape[MCK_MAX_DIMS];
+  const mck_tensor *mt = in[0].kind == MCK_TENSOR ? in[0].u.t : NULL;
+  const mck_tensor *st = nin > 1 && in[1].kind == MCK_TENSOR ? in[1].u.t : NULL;
+  double mv = mt || !mck_arg_is_scalar(&in[0]) ? 0 : mck_arg_f(&in[0]);
+  double sv = st || nin < 2 || !mck_arg_is_scalar(&in[1]) ? 1 : mck_arg_f(&in[1]);
+  if (ki_no_generator(c, op, sized ? (nin > 3 ? &in[3] : NULL) : (nin > 2 ? &in[2] : NULL))) return -1;
+  if (sized) {
+    if (ki_size_arg(c, op, &in[2], &nd, shape) || ki_factory_dtype(c, op, in, nin, 4, MCK_F32, &dt)) return -1;
+  } else if (mt && st) {
+    if (mck_broadcast_shape(mt->ndim, mt->shape, st->ndim, st->shape, &nd, shape))
+      return mck_fail(c, "%s: the shapes of mean and std cannot be broadcast", op);
+    dt = mck_promote_types(mt->dtype, st->dtype);
+  } else if (mt || st) {
+    const mck_tensor *t = mt ? mt : st;
+    nd = t->ndim;
+    for (int i = 0; i < nd; i++) shape[i] = t->shape[i];
+    dt = t->dtype;
+  } else {
+    return mck_fail(c, "%s: mean or std must be a tensor, or a size be given", op);
+  }
+  if (!mck_is_float(dt)) return mck_fail(c, "%s: \"normal_kernel_cpu\" not implemented for '%s'", op, mck_dtype_name(dt));
+  if (!st && sv < 0) return mck_fail(c, "%s: normal expects std >= 0.0, but found std %g", op, sv);
+  if (ki_tensor_out(c, op, out, nout, 0) || mck_out(c, out[0].u.t, dt, nd, shape)) return -1;
+  if (c->meta) return 0;
+  mck_tensor *o = out[0].u.t;
+  int64_t ms[MCK_MAX_DIMS], ss[MCK_MAX_DIMS];
+  if (mt) mck_broadcast_strides(mt, nd, shape, ms);
+  if (st) mck_broadcast_strides(st, nd, shape, ss);
+  mck_iter it;
+  const int64_t *sts[3] = {o->stride, mt ? ms : o->stride, st ? ss : o->stride};
+  int64_t base[3] = {o->offset, mt ? mt->offset : 0, st ? st->offset : 0};
+  mck_iter_init(&it, nd, shape, 3, sts, base);
+  for (int64_t k = 0; k < it.total; k++, mck_iter_next(&it)) {
+    double m = mt ? mck_getf(mt, it.off[1]) : mv, s = st ? mck_getf(st, it.off[2]) : sv;
+    if (s < 0) return mck_fail(c, "%s: normal expects all elements of std >= 0.0", op);
+    mck_setf(o, it.off[0], m + s * ki_normal());
+  }
+  return 0;
+}
+/* bernoulli(self, *, generator=None) | bernoulli(self, float p, *, generator=None): 1 with
+ * probability self (or p), else 0, in self's dtype. */
+static inline int ki_bernoulli(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  const char *op = "aten::bernoulli";
+  const mck_tensor *s = in[0].u.t;
+  int hasp = nin >= 2 && mck_arg_is_scalar(&in[1]);
+  double p = hasp ? mck_arg_f(&in[1]) : 0;
+  if (ki_no_generator(c, op, nin > 1 + hasp ? &in[1 + hasp] : NULL)) return -1;
+  if (!hasp && nin >= 2 && in[1].kind == MCK_UNKNOWN) return mck_fail(c, "%s: p must be a compile-time constant", op);
+  if (!hasp && !mck_is_float(s->dtype))
+    return mck_fail(c, "%s: \"bernoulli_tensor_cpu_self_\" not implemented for '%s'", op, mck_dtype_name(s->dtype));
+  if (hasp && !(p >= 0 && p <= 1)) return mck_fail(c, "%s: bernoulli_ expects p to be in [0, 1], but got p=%g", op, p);
+  if (ki_tensor_out(c, op, out, nout, 0) || mck_out(c, out[0].u.t, s->dtype, s->ndim, s->shape)) return -1;
+  if (c->meta) return 0;
+  mck_tensor *o = out[0].u.t;
+  mck_iter it;
+  const int64_t *sts[2] = {o->stride, s->stride};
+  int64_t base[2] = {o->offset, s->offset};
+  mck_iter_init(&it, s->ndim, s->shape, 2, sts, base);
+  for (int64_t k = 0; k < it.total; k++, mck_iter_next(&it)) {
+    double q = hasp ? p : mck_getf(s, it.off[1]);
+    if (!(q >= 0 && q <= 1)) return mck_fail(c, "%s: Expected p_in >= 0 && p_in <= 1 to be true", op);
+    mck_setf(o, it.off[0], ki_uniform(MCK_F64) < q);
+  }
+  return 0;
+}
+/* multinomial(self, int num_samples, bool replacement=False, *, generator=None): int64 draws of
+ * category indices with weights self (1-D, or 2-D: one row per distribution); without
+ * replacement each category at most once. */
+static inline int ki_multinomial(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  const char *op = "aten::multinomial";
+  const mck_tensor *s = in[0].u.t;
+  int64_t n;
+  int repl;
+  if (ki_int(c, op, in, nin, 1, 0, &n) || ki_bool(c, op, in, nin, 2, 0, &repl) ||
+      ki_no_generator(c, op, nin > 3 ? &in[3] : NULL))
+    return -1;
+  if (!mck_is_float(s->dtype)) return mck_fail(c, "%s: multinomial only supports floating-point dtypes for input, got: %s", op, mck_dtype_name(s->dtype));
+  if (s->ndim != 1 && s->ndim != 2) return mck_fail(c, "%s: prob_dist must be 1 or 2 dim", op);
+  int64_t cats = s->shape[s->ndim - 1], rows = s->ndim == 2 ? s->shape[0] : 1;
+  if (n <= 0) return mck_fail(c, "%s: cannot sample n_sample <= 0 samples", op);
+  if (!repl && n > cats) return mck_fail(c, "%s: cannot sample n_sample > prob_dist.size(-1) samples without replacement", op);
+  int64_t ns[2] = {rows, n};
+  if (ki_tensor_out(c, op, out, nout, 0) || mck_out(c, out[0].u.t, MCK_I64, s->ndim, s->ndim == 2 ? ns : ns + 1)) return -1;
+  if (c->meta) return 0;
+  mck_tensor *o = out[0].u.t;
+  double *w = (double *)malloc((size_t)(cats ? cats : 1) * sizeof(double));
+  if (!w) return mck_fail(c, "%s: out of memory", op);
+  for (int64_t r = 0; r < rows; r++) {
+    double tot = 0;
+    int64_t nz = 0;
+    for (int64_t j = 0; j < cats; j++) {
+      int64_t off = s->offset + (s->ndim == 2 ? r * s->stride[0] : 0) + j * s->stride[s->ndim - 1];
+      w[j] = mck_getf(s, off);
+      if (!(w[j] >= 0) || isinf(w[j])) {
+        free(w);
+        return mck_fail(c, "%s: probability tensor contains either `inf`, `nan` or element < 0", op);
+      }
+      tot += w[j];
+      nz += w[j] > 0;
+    }
+    if (!(tot > 0)) {
+      free(w);
+      return mck_fail(c, "%s: invalid multinomial distribution (sum of probabilities <= 0)", op);
+    }
+    if (!repl && nz < n) {
+      free(w);
+      return mck_fail(c, "%s: invalid multinomial distribution (with replacement=False, not enough non-negative category to sample)", op);
+    }
+    for (int64_t k = 0; k < n; k++) {
+      double u = ki_uniform(MCK_F64) * tot, acc = 0;
+      int64_t pick = -1;
+      for (int64_t j = 0; j < cats; j++) {
+        if (w[j] <= 0) continue;
+        acc += w[j];
+        pick = j;
+        if (u < acc) break;
+      }
+      mck_seti(o, o->offset + r * n + k, pick);
+      if (!repl) {
+        tot -= w[pick];
+        w[pick] = 0;
+        if (!(tot > 0)) { /* rounding left nothing: recompute */
+          tot = 0;
+          for (int64_t j = 0; j < cats; j++) tot += w[j];
+        }
+      }
+    }
+  }
+  free(w);
+  return 0;
+}
 #endif

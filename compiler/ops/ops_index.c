@@ -12,6 +12,9 @@
 #define INPLACE(name, kern, func, nmin, nmax, schema, doc)                                        \
   OPDEF("aten::" name, kern, EFF_WRITE, 0, func, nmin, nmax, 0, schema, doc)
 
+#define RANDOM(name, kern, nmin, nmax, schema, doc)                                               \
+  OPDEF("aten::" name, kern, EFF_PURE, 0, NULL, nmin, nmax, OPF_NONDET, schema, doc)
+
 static const OpDef rows[] = {
     /* sorting and selection */
     PURE("sort", ki_sort, 1, 4,
@@ -139,7 +142,39 @@ static const OpDef rows[] = {
          "cross product of 3-vectors along dim, others broadcast"),
     PURE("bincount", ki_bincount, 1, 3, "(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor",
          "counts (or weight sums) of non-negative ints; length from a constant self, else minlength checked at run time"),
+    /* random ops: values from ki_rng (k_index.h: one splitmix64 stream per program, not
+     * PyTorch's generator); never folded */
+    RANDOM("rand", ki_rand, 1, 5,
+           "(int[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+           "uniform [0, 1) from ki_rng (splitmix64), float32 unless dtype"),
+    RANDOM("randn", ki_randn, 1, 5,
+           "(int[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+           "standard normal from ki_rng (Box-Muller over splitmix64)"),
+    RANDOM("randint", ki_randint_op, 2, 7,
+           "(int high, int[] size, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor | "
+           "(int low, int high, int[] size, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+           "uniform integers in [low, high) from ki_rng (rejection sampling), int64 unless dtype"),
+    RANDOM("rand_like", ki_rand_like, 1, 6,
+           "(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+           "rand of self's shape and dtype (ki_rng)"),
+    RANDOM("randn_like", ki_randn_like, 1, 6,
+           "(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+           "randn of self's shape and dtype (ki_rng)"),
+    RANDOM("randint_like", ki_randint_like, 2, 8,
+           "(Tensor self, int high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor | "
+           "(Tensor self, int low, int high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+           "randint of self's shape and dtype (ki_rng)"),
+    RANDOM("normal", ki_normal_op, 1, 8,
+           "(Tensor|float mean, Tensor|float std=1., *, Generator? generator=None) -> Tensor | "
+           "(float mean, float std, int[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+           "mean + std * N(0, 1) from ki_rng, mean and std broadcast; generator must be None"),
+    RANDOM("bernoulli", ki_bernoulli, 1, 3,
+           "(Tensor self, *, Generator? generator=None) -> Tensor | (Tensor self, float p, *, Generator? generator=None) -> Tensor",
+           "1 with probability self (or p) else 0, self's dtype, from ki_rng"),
+    RANDOM("multinomial", ki_multinomial, 2, 4,
+           "(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor",
+           "int64 category draws with weights self (rows of a 2-D self), from ki_rng"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 47, "index op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 56, "index op table size");
 
 const OpFamily ops_family_index = {"index", rows, (int)(sizeof rows / sizeof rows[0]), "k_index.h"};

@@ -96,6 +96,10 @@ static const OpDef rows[] = {
     PURE("tile", ki_tile, 2, 2, "(Tensor self, int[] dims) -> Tensor", "repeat with dims padded by leading ones"),
     OPDEF("aten::broadcast_to", ki_broadcast_to, EFF_VIEW, 0, NULL, 2, 2, 0, "(Tensor(a) self, int[] size) -> Tensor(a)",
           "self.expand(size): a view"),
+    /* a list of views: infer takes it apart (prim::ListUnpack, constant-index __getitem__) into
+     * one aten::broadcast_to per tensor */
+    OPDEF_STRUCT("aten::broadcast_tensors", EFF_VIEW, 1, 1, "(Tensor[] tensors) -> Tensor[]",
+                 "every tensor expanded to the broadcast shape of all (views)"),
     PURE("repeat_interleave", ki_repeat_interleave, 1, 4,
          "(Tensor repeats, *, int? output_size=None) -> Tensor | "
          "(Tensor self, Tensor|int repeats, int? dim=None, *, int? output_size=None) -> Tensor",
@@ -175,6 +179,6 @@ static const OpDef rows[] = {
            "(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor",
            "int64 category draws with weights self (rows of a 2-D self), from ki_rng"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 56, "index op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 57, "index op table size");
 
 const OpFamily ops_family_index = {"index", rows, (int)(sizeof rows / sizeof rows[0]), "k_index.h"};

@@ -132,6 +132,16 @@ class Random(nn.Module):
         return stats, u[:0], n[:0], k[:0], ki[:0], nl[:0], rl[:0], mn[:0], mr[:0]
 
 
+class Broadcast(nn.Module):
+    """broadcast_tensors taken apart (unpacked, and indexed with a negative index): views of
+    the inputs with the broadcast shape."""
+
+    def forward(self, x, y, z):
+        a, b, c = torch.broadcast_tensors(x, y, z)
+        d = torch.broadcast_tensors(y, x)[-1]
+        return a * 1.0, b + c, d.sum(0), a.shape[0] + b.shape[1]
+
+
 def ties(*shape):
     return lambda: [torch.randint(0, 4, shape).float()]
 
@@ -155,6 +165,10 @@ CASES = [
          inputs=lambda: [torch.randn(4, 6), torch.randn(4, 6)]),
     dict(name="index_counting_trace", module=Counting, format="json",
          inputs=lambda: [torch.randint(0, 8, (20,)), torch.rand(20)]),
+    dict(name="index_broadcast_tensors_trace", module=Broadcast, format="json",
+         inputs=lambda: [torch.randn(3, 1), torch.randn(1, 4), torch.randn(4)]),
+    dict(name="index_broadcast_tensors_script", module=Broadcast, method="script", format="json",
+         inputs=lambda: [torch.randn(3, 1), torch.randn(1, 4), torch.randn(4)]),
     dict(name="index_random_trace", module=Random, format="json",
          inputs=lambda: [torch.tensor([[0.2, 0.0, 0.5, 0.3], [1.0, 0.0, 1.0, 1.0]])]),
 ]

@@ -591,6 +591,54 @@ static Value *piece_view(Infer *in, Node *n, const Node *d, int64_t dim, int64_t
   return piece->outputs[0];
 }
 
+/* aten::broadcast_tensors(prim::ListConstruct(a, b, ...)) taken apart by prim::ListUnpack
+ * (unpack) or by aten::__getitem__ with the constant index `at`: element i is the view
+ * broadcast_to(tensor i, the broadcast shape of all), as PyTorch returns it. False when n's list
+ * does not come from broadcast_tensors; true when handled (n replaced, or an error reported). */
+static bool broadcast_into_views(Infer *in, Node *n, bool unpack, int64_t at) {
+  const Node *d = n->inputs[0]->def;
+  if (!d || !ir_node_is(d, "aten::broadcast_tensors")) return false;
+  const Node *lc = d->ninputs == 1 ? d->inputs[0]->def : NULL;
+  int k = lc && ir_node_is(lc, "prim::ListConstruct") ? lc->ninputs : -1;
+  if (at < 0) at += k;
+  if (k < 0 || (unpack && k != n->noutputs) || (!unpack && (at < 0 || at >= k))) {
+    if (k < 0) diag_error(in->c->diag, n->loc, "aten::broadcast_tensors of a list not built in the graph is not supported");
+    else diag_error(in->c->diag, n->loc, "the elements taken out of aten::broadcast_tensors do not match its %d tensors", k);
+    if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+    in->errs++;
+    return true;
+  }
+  int nd = 0;
+  int64_t shape[MCK_MAX_DIMS] = {0};
+  for (int i = 0; i < k; i++) {
+    const Type *t = lc->inputs[i]->type;
+    int64_t prev[MCK_MAX_DIMS];
+    int np = nd;
+    memcpy(prev, shape, sizeof shape);
+    if (!ir_type_is_complete_tensor(t) || t->ndim > MCK_MAX_DIMS ||
+        mck_broadcast_shape(np, prev, t->ndim, t->shape, &nd, shape)) {
+      if (ir_type_is_complete_tensor(t)) diag_error(in->c->diag, n->loc, "aten::broadcast_tensors: the shapes of the tensors cannot be broadcast");
+      else diag_error(in->c->diag, n->loc, "aten::broadcast_tensors: the shape of input %%%s is not known", lc->inputs[i]->name);
+      in->errs++;
+      return true;
+    }
+  }
+  Node *cs = ir_make_constant_ints(in->g, shape, nd, n->loc);
+  ir_insert_before(n, cs);
+  int lo = unpack ? 0 : (int)at, hi = unpack ? k : lo + 1;
+  Value **vs = arena_alloc(in->scratch, sizeof(Value *) * (size_t)(k + 1));
+  for (int i = lo; i < hi; i++) {
+    Value *args[2] = {lc->inputs[i], cs->outputs[0]};
+    Node *e = ir_node_new(in->g, "aten::broadcast_to", args, 2, 1, NULL);
+    e->loc = d->loc;
+    e->py_loc = d->py_loc;
+    ir_insert_before(n, e);
+    vs[i - lo] = e->outputs[0];
+  }
+  forward_outputs(in->g, n, vs);
+  return true;
+}
+
 /* prim::ListUnpack of such a list: one view per piece. */
 static bool split_into_views(Infer *in, Node *n) {
   int64_t dim, starts[MAX_PIECES], ends[MAX_PIECES];
@@ -732,7 +780,7 @@ static void infer_node(Infer *in, Node *n) {
   }
   if (is_struct(n, "prim::ListUnpack") || is_struct(n, "prim::TupleUnpack")) {
     Value *src = n->inputs[0];
-    if (split_into_views(in, n)) return;
+    if (split_into_views(in, n) || broadcast_into_views(in, n, true, 0)) return;
     if (src->def && (ir_node_is(src->def, "prim::ListConstruct") || ir_node_is(src->def, "prim::TupleConstruct")) &&
         src->def->ninputs == n->noutputs) {
       forward_outputs(g, n, src->def->inputs);
@@ -766,6 +814,8 @@ static void infer_node(Infer *in, Node *n) {
       }
     }
     int64_t dim, starts[MAX_PIECES], ends[MAX_PIECES];
+    if (is_struct(n, "aten::__getitem__") && ir_constant_int(n->inputs[1], &i) && broadcast_into_views(in, n, false, i))
+      return;
     int k = is_struct(n, "aten::__getitem__") && ir_constant_int(n->inputs[1], &i) ? list_pieces(src->def, &dim, starts, ends) : -1;
     if (k >= 0) {
       int64_t at = i < 0 ? i + k : i;

@@ -28,6 +28,9 @@ static void usage(FILE *f) {
         "  --dump-ir[=WHEN]   print the IR to stderr before the pipeline and after every pass;\n"
         "                     WHEN = before | after | PASS (only around that pass)\n"
         "  --passes LIST      comma-separated pipeline instead of the default\n"
+        "  --verify-passes    run the interpreter on random inputs before the pipeline and after\n"
+        "                     each pass; an error names the first pass that changed an output or\n"
+        "                     an input's final value\n"
         "  --weights MODE     auto (default): constant tensors of 64 KiB or more go to OUT.weights,\n"
         "                     pulled in by the assembler (.incbin; cc -c from OUT's folder or pass\n"
         "                     -Wa,-I<folder>); inline: every constant as C data; blob: all to OUT.weights\n"
@@ -204,6 +207,8 @@ int cmd_compile(int argc, char **argv) {
       passes = argv[++i];
     } else if (!strncmp(a, "--passes=", 9)) {
       passes = a + 9;
+    } else if (!strcmp(a, "--verify-passes")) {
+      pm.verify_passes = true;
     } else if (!strcmp(a, "--dump-ir")) {
       pm.dump = DUMP_ALL;
     } else if (!strncmp(a, "--dump-ir=", 10)) {

@@ -38,6 +38,7 @@ static void usage(FILE *f) {
         "  -o DIR          output folder (created if missing)\n"
         "  --interp        run the graph as read with the reference interpreter instead\n"
         "  --passes LIST   comma-separated pipeline instead of the default\n"
+        "  --verify-passes check every pass with the interpreter on random inputs (mc compile --help)\n"
         "  -q / -v         no progress / also print the model's inputs, outputs and arena\n"
         "  -h, --help      this help\n",
         f);
@@ -242,9 +243,12 @@ static void keep_source(Run *r, const char *src) {
   diag_note(r->d, (SrcLoc){r->model, 0, 0}, "the generated C is kept in %s", path);
 }
 
+static bool run_verify_passes; /* --verify-passes */
+
 static bool run_compiled(Run *r, Graph *g, const char *passes) {
   PmOptions pm = {0};
   pm.pipeline = passes;
+  pm.verify_passes = run_verify_passes;
   pm.verify = true;
   pm.verbose = r->verbose > 1;
   run_stage = "running passes";
@@ -368,6 +372,7 @@ static bool mutated_inputs(Run *r, const char *passes, bool *mut, int n) {
   PmOptions pm = {0};
   pm.pipeline = passes;
   pm.verify = true;
+  pm.verify_passes = run_verify_passes;
   bool ok = pm_run(m.g, &pm, r->d) == 0;
   if (ok) mark_written_inputs(m.g, m.g->top, mut, n);
   ir_graph_free(m.g);
@@ -442,6 +447,8 @@ int cmd_run(int argc, char **argv) {
       passes = a + 9;
     } else if (!strcmp(a, "--interp")) {
       interp = true;
+    } else if (!strcmp(a, "--verify-passes")) {
+      run_verify_passes = true;
     } else if (!strcmp(a, "-q")) {
       verbose = 0;
     } else if (!strcmp(a, "-v")) {

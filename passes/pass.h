@@ -37,6 +37,10 @@ typedef struct PmOptions {
   const char *dump_pass; /* DUMP_PASS: print before and after this pass only */
   FILE *dump_out;        /* default stderr */
   bool verify;           /* default true */
+  /* --verify-passes: run the interpreter on random inputs before the pipeline and after each
+   * pass; the first pass that changes an output or an input's final value is an error
+   * (pass_verify.c). */
+  bool verify_passes;
   int verbose;
 } PmOptions;
 
@@ -45,14 +49,22 @@ bool pm_check_pipeline(const char *pipeline, char *err, size_t errlen);
 /* Runs the pipeline; returns the number of errors (diagnostics already printed). */
 int pm_run(Graph *g, const PmOptions *o, Diag *d);
 
+/* pass_verify.c: the differential check behind PmOptions.verify_passes. pv_begin makes the
+ * random inputs and runs g as it is now (NULL on error, reported); pv_check runs g again and
+ * reports the first output or final input value that differs, naming `pass`. */
+typedef struct PvState PvState;
+PvState *pv_begin(Graph *g, Diag *d);
+int pv_check(PvState *s, Graph *g, const char *pass, Diag *d);
+void pv_end(PvState *s);
+
 /* ---- passes (one file each) ---- */
 int prep_run(Graph *g, PassCtx *c);          /* prep.c: inline checks, drop %self, flatten outputs */
 int infer_run(Graph *g, PassCtx *c);         /* infer.c: dtype/shape inference + constant folding */
 int functionalize_run(Graph *g, PassCtx *c); /* functionalize.c */
 int functionalize_inplace_views(Graph *g, PassCtx *c); /* functionalize.c: run by prep */
 int dce_run(Graph *g, PassCtx *c);           /* dce.c */
-int fold_bn_run(Graph *g, PassCtx *c);
-int fuse_run(Graph *g, PassCtx *c);          /* fuse.c: activations into conv / linear / add */       /* fold_bn.c: batch_norm into the convolution */
+int fold_bn_run(Graph *g, PassCtx *c);       /* fold_bn.c: batch_norm into the convolution */
+int fuse_run(Graph *g, PassCtx *c);          /* fuse.c: activations into conv / linear / add */
 
 /* infer.c, also used by the emitter and interpreter: whether a maybe-view op (reshape,
  * flatten, contiguous) is a view for its inputs' static strides. */

@@ -1,5 +1,7 @@
 /* interp.h — the reference interpreter: runs any IR (before or after any pass, prim::If and
- * prim::Loop included) with the op table's kernels, so passes can be checked differentially.
+ * prim::Loop included) with the op table's kernels, so passes can be checked differentially
+ * (`mc compile --verify-passes`: passes/pass_verify.c runs it before the pipeline and after
+ * every pass).
  *
  * Semantics are TorchScript's reference semantics: a view shares its base's storage, an in-place
  * op writes through it, and a graph input's storage is the caller's buffer, so after the run the

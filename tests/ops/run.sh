@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/ops — `mc ops` and what depends on the op table: docs/ops.md is current, every
-# non-structural row has PyTorch-computed kernel cases or an exemption (coverage.py).
+# non-structural row has PyTorch-computed kernel cases or an exemption (kernel_cases.py); and
+# `mc compile --verify-passes` (verify_passes.py).
 # Usage: MC=build/mc BUILD=build PYTHON=/usr/bin/python3 sh tests/ops/run.sh
 set -e
 MC="${MC:-build/mc}"
@@ -57,6 +58,9 @@ if [ ! -f "$cases" ] || [ -n "$(find tests/kernels -name '*.py' -newer "$cases")
     { cat "$tmp/gen.log"; echo "FAIL tests/ops: tests/kernels/gen_kernels.py"; fail=1; }
 fi
 [ -f "$cases" ] && { "$PYTHON" tests/ops/kernel_cases.py "$tmp/ops.json" "$cases" || fail=1; }
+
+# mc compile --verify-passes: green on the e2e alias cases and a few models, catches a broken pass
+MC="$MC" "$PYTHON" tests/ops/verify_passes.py "$BUILD/ops-verify" || fail=1
 
 [ "$fail" = 0 ] && echo "tests/ops: ok"
 exit "$fail"

@@ -880,7 +880,7 @@ static bool json_structure(JsonCtx *c, const cJSON *it, int depth) {
   if (depth > 200) return json_err(c, it, "output structure nested too deeply");
   const char *k = json_string(c, it, "kind", true);
   if (!k) return false;
-  if (strcmp(k, "tuple") == 0 || strcmp(k, "list") == 0) {
+  if (strcmp(k, "tuple") == 0 || strcmp(k, "list") == 0 || strcmp(k, "dict") == 0) {
     const cJSON *el = json_member(c, it, "elems", true);
     if (!el || !json_want(c, el, cJSON_IsArray(el), "an array")) return false;
     for (const cJSON *e = el->child; e; e = e->next)
@@ -903,7 +903,8 @@ static bool json_structure(JsonCtx *c, const cJSON *it, int depth) {
 static long json_structure_leaves(const cJSON *it, int depth) {
   const cJSON *k = cJSON_GetObjectItemCaseSensitive(it, "kind");
   if (depth > 200 || !cJSON_IsString(k) || (strcmp(k->valuestring, "tuple") != 0 &&
-                                            strcmp(k->valuestring, "list") != 0))
+                                            strcmp(k->valuestring, "list") != 0 &&
+                                            strcmp(k->valuestring, "dict") != 0))
     return 1;
   long n = 0;
   for (const cJSON *e = cJSON_GetObjectItemCaseSensitive(it, "elems")->child; e; e = e->next)
@@ -988,6 +989,19 @@ static bool json_build(JsonCtx *c, const cJSON *root) {
     Value *val = json_use(c, top, e);
     if (!val) return false;
     ir_block_add_ret(top, val);
+  }
+  /* "output_names": one string per flattened output (the runtime's mc_output_name) */
+  const cJSON *on = cJSON_GetObjectItemCaseSensitive(g, "output_names");
+  if (on) {
+    if (!json_want(c, on, cJSON_IsArray(on), "an array of output names")) return false;
+    int n = cJSON_GetArraySize(on), k = 0;
+    const char **names = arena_alloc(c->a, sizeof *names * (size_t)(n ? n : 1));
+    for (const cJSON *e = on->child; e; e = e->next, k++) {
+      if (!json_want(c, e, cJSON_IsString(e), "a string")) return false;
+      names[k] = arena_strdup(c->a, e->valuestring);
+    }
+    c->g->ret_names = names;
+    c->g->nret_names = n;
   }
   const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "output_structure");
   if (st && !json_structure(c, st, 0)) return false;

@@ -501,6 +501,33 @@ const char *mc_input_name(const mc_model *m, int i) {
   return MCC(m)->inputs[i].name;
 }
 
+const char *mc_output_name(const mc_model *m, int i) {
+  if (!m || mcc_check_index(m, "mc_output_name", "output", i, MCC(m)->num_outputs)) return NULL;
+  mcc_clear_error(m);
+  return MCC(m)->outputs[i].name;
+}
+
+static int mcc_find(const mc_model *m, const char *what, const char *kind, const mc_io_desc *d, int n,
+                    const char *name) {
+  if (!m) return MC_EINVAL;
+  if (!name) return mcc_fail(m, MC_EINVAL, "%s: name is NULL", what);
+  for (int i = 0; i < n; i++)
+    if (d[i].name && strcmp(d[i].name, name) == 0) {
+      mcc_clear_error(m);
+      return i;
+    }
+  return mcc_fail(m, MC_EINVAL, "%s: model '%s' has no %s named '%s'", what, mcc_model_name(m), kind,
+                  name);
+}
+
+int mc_find_input(const mc_model *m, const char *name) {
+  return mcc_find(m, "mc_find_input", "input", m ? MCC(m)->inputs : NULL, m ? MCC(m)->num_inputs : 0, name);
+}
+
+int mc_find_output(const mc_model *m, const char *name) {
+  return mcc_find(m, "mc_find_output", "output", m ? MCC(m)->outputs : NULL, m ? MCC(m)->num_outputs : 0, name);
+}
+
 int mc_input_is_mutated(const mc_model *m, int i) {
   if (!m) return MC_EINVAL;
   int rc = mcc_check_index(m, "mc_input_is_mutated", "input", i, MCC(m)->num_inputs);

@@ -97,7 +97,11 @@ int mc_num_inputs(const mc_model *m);
 int mc_num_outputs(const mc_model *m);
 const DLTensor *mc_input_info(const mc_model *m, int i);  /* dtype, ndim, shape expected */
 const DLTensor *mc_output_info(const mc_model *m, int i); /* dtype, ndim, shape produced */
-const char *mc_input_name(const mc_model *m, int i);
+const char *mc_input_name(const mc_model *m, int i);   /* forward()'s parameter, or the state's attribute */
+const char *mc_output_name(const mc_model *m, int i);  /* "out", "out.logits", "out.1.0"; else "output_K" */
+/* The index of the input / output named `name`, or MC_EINVAL (with a message) when none is. */
+int mc_find_input(const mc_model *m, const char *name);
+int mc_find_output(const mc_model *m, const char *name);
 int mc_set_input(mc_model *m, int i, const DLTensor *src);        /* copies */
 int mc_set_input_zero_copy(mc_model *m, int i, DLTensor *ext);    /* borrows ext->data */
 int mc_set_input_dlpack(mc_model *m, int i, DLManagedTensor *t);  /* takes ownership */

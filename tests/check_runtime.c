@@ -869,6 +869,20 @@ START_TEST(info_and_null_model) {
   ck_assert_int_eq(mc_num_outputs(m), 1);
   ck_assert_str_eq(mc_input_name(m, 1), "g");
   ck_assert_ptr_null(mc_input_name(m, 2));
+  /* names: lookup both ways */
+  ck_assert_str_eq(mc_output_name(m, 0), "w_new");
+  ck_assert_ptr_null(mc_output_name(m, 1));
+  ck_assert_ptr_nonnull(strstr(mc_last_error(m), "output index 1 out of range"));
+  ck_assert_ptr_null(mc_output_name(NULL, 0));
+  ck_assert_int_eq(mc_find_input(m, "g"), 1);
+  ck_assert_str_eq(mc_last_error(m), "");
+  ck_assert_int_eq(mc_find_input(m, "w"), 0);
+  ck_assert_int_eq(mc_find_output(m, "w_new"), 0);
+  ck_assert_int_eq(mc_find_input(m, "w_new"), MC_EINVAL);
+  ck_assert_ptr_nonnull(strstr(mc_last_error(m), "no input named 'w_new'"));
+  ck_assert_int_eq(mc_find_output(m, "g"), MC_EINVAL);
+  ck_assert_int_eq(mc_find_output(m, NULL), MC_EINVAL);
+  ck_assert_int_eq(mc_find_input(NULL, "g"), MC_EINVAL);
   ck_assert_str_ne(mc_last_error(m), "");
   const DLTensor *i0 = mc_input_info(m, 0);
   ck_assert_str_eq(mc_last_error(m), "");

@@ -402,7 +402,9 @@ static void put_arg(Emitter *e, const Value *v) {
   FILE *f = e->c;
   const Attr *a = ir_constant_attr(v);
   const Storage *s = &e->plan.st[v->id];
-  if (v->type->kind == TY_TENSOR || s->kind != ST_NONE) {
+  bool scalar_input = s->kind == ST_INPUT && (v->type->kind == TY_INT || v->type->kind == TY_FLOAT ||
+                                              v->type->kind == TY_BOOL);
+  if (v->type->kind == TY_TENSOR || (s->kind != ST_NONE && !scalar_input)) {
     fprintf(f, "{MCK_TENSOR, 0, {.t = &t_%d}}", v->id);
     return;
   }
@@ -1110,6 +1112,20 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   if (e.blob_bytes > 0) fprintf(c, "  %s_weights_prepare_();\n", name);
   for (int i = 0; i < top->nparams; i++) {
     const Value *v = top->params[i];
+    if (v->type->kind == TY_INT || v->type->kind == TY_FLOAT || v->type->kind == TY_BOOL) {
+      /* a scalar input: a 0-dim int64 / float64 / uint8 tensor at the runtime API */
+      if (v->type->kind == TY_FLOAT)
+        fprintf(c, "  mck_arg s_%d; s_%d.kind = MCK_FLOAT; s_%d.n = 0; memcpy(&s_%d.u.f, in[%d], sizeof(double));\n",
+                v->id, v->id, v->id, v->id, i);
+      else if (v->type->kind == TY_INT)
+        fprintf(c, "  mck_arg s_%d; s_%d.kind = MCK_INT; s_%d.n = 0; memcpy(&s_%d.u.i, in[%d], sizeof(int64_t));\n",
+                v->id, v->id, v->id, v->id, i);
+      else
+        fprintf(c, "  mck_arg s_%d; s_%d.kind = MCK_BOOL_ARG; s_%d.n = 0; s_%d.u.i = *(const uint8_t *)in[%d] != 0;\n",
+                v->id, v->id, v->id, v->id, i);
+      fprintf(c, "  (void)s_%d; /* %%%s */\n", v->id, emit_text_cm(v->name));
+      continue;
+    }
     if (v->type->kind != TY_TENSOR) {
       diag_error(d, v->loc, "graph input %%%s is not a tensor; only tensor inputs are supported", v->name);
       e.errs++;
@@ -1160,7 +1176,11 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     const Value *v = top->params[i];
     int64_t st[IR_MAX_DIMS];
     ir_contiguous_strides(v->type->ndim, v->type->shape, st);
-    put_io_desc(c, v->name, v->type->dtype, v->type->ndim, v->type->shape, st, mutated[i]);
+    if (v->type->kind == TY_INT || v->type->kind == TY_FLOAT || v->type->kind == TY_BOOL)
+      put_io_desc(c, v->name, v->type->kind == TY_FLOAT ? DT_F64 : v->type->kind == TY_BOOL ? DT_BOOL : DT_I64, 0,
+                  NULL, NULL, 0);
+    else
+      put_io_desc(c, v->name, v->type->dtype, v->type->ndim, v->type->shape, st, mutated[i]);
   }
   free(mutated);
   if (!top->nparams) fputs("  {\"\", 0, 0, {0}, {0}, 0},\n", c);
@@ -1169,15 +1189,16 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     const Value *v = top->rets[i];
     char nm[32];
     snprintf(nm, sizeof nm, "output_%d", i);
+    const char *oname = g->ret_names && g->nret_names == top->nrets && g->ret_names[i] ? g->ret_names[i] : nm;
     if (v->type->kind == TY_TENSOR) {
       int64_t st[IR_MAX_DIMS];
       const Storage *s = &e.plan.st[v->id];
       if (v->type->has_strides && s->kind == ST_VIEW) memcpy(st, v->type->strides, sizeof st);
       else ir_contiguous_strides(v->type->ndim, v->type->shape, st);
-      put_io_desc(c, nm, v->type->dtype, v->type->ndim, v->type->shape, st, 0);
+      put_io_desc(c, oname, v->type->dtype, v->type->ndim, v->type->shape, st, 0);
     } else {
       DType dt = v->type->kind == TY_FLOAT ? DT_F64 : v->type->kind == TY_BOOL ? DT_BOOL : DT_I64;
-      put_io_desc(c, nm, dt, 0, NULL, NULL, 0);
+      put_io_desc(c, oname, dt, 0, NULL, NULL, 0);
     }
   }
   if (!top->nrets) fputs("  {\"\", 0, 0, {0}, {0}, 0},\n", c);

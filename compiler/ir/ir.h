@@ -201,9 +201,11 @@ struct Graph {
   int next_value_id, next_node_id;
   const char *path;    /* the file it was read from */
   SrcLoc loc;
-  /* For a graph read from an exporter's JSON: names of the outputs' nested structure is
-   * flattened already; this records the original input names for diagnostics. */
   bool has_self;       /* top->params[0] is the module (%self) */
+  /* For a graph read from an exporter's JSON: the names of the flattened outputs (`out.logits`,
+   * the generated model's output names), nret_names of them; NULL when the file has none. */
+  const char **ret_names;
+  int nret_names;
   struct NameSet *names; /* value name -> Value, for unique naming and lookup */
   struct UseIndex *uses; /* use count per value id, built on demand (ir_count_uses) */
   struct TypeSet *types; /* shared types (ir_type_shared, ir_type_scalar) */

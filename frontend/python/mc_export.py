@@ -254,6 +254,9 @@ class _Writer:
             if blocks:
                 d["blocks"] = [self.block(b) for b in blocks]
             src = self.source(n, False)
+            if src and os.path.abspath(src).startswith(
+                    os.path.dirname(os.path.abspath(self.torch.__file__)) + os.sep):
+                src = _user_frame(self.torch, n) or src
             if src:
                 d["source"] = src
             scope = n.scopeName()
@@ -271,6 +274,9 @@ def _structure(torch, x):
         return {"kind": "tuple", "elems": [_structure(torch, e) for e in x]}
     if isinstance(x, list):
         return {"kind": "list", "elems": [_structure(torch, e) for e in x]}
+    if isinstance(x, dict):
+        return {"kind": "dict", "keys": [str(k) for k in x],
+                "elems": [_structure(torch, e) for e in x.values()]}
     if isinstance(x, bool):
         return {"kind": "bool"}
     if isinstance(x, int):
@@ -283,7 +289,7 @@ def _structure(torch, x):
         return {"kind": "str"}
     if isinstance(x, torch.device):
         return {"kind": "device"}
-    raise ExportError("unsupported output of type %s (tensors, numbers, tuples and lists only)"
+    raise ExportError("unsupported output of type %s (tensors, numbers, tuples, lists and dicts only)"
                       % type(x).__name__)
 
 
@@ -318,15 +324,18 @@ def _clone(torch, x):
     return x
 
 
-def _script_graph(torch, module, example_inputs, method):
-    """Returns (graph, has_module_self) of the frozen, inlined forward."""
-    is_module = isinstance(module, torch.nn.Module)
-    if is_module:
-        module.eval()
+def _script_graph(torch, module, example_inputs, method, info=None):
+    """Returns (graph, has_module_self) of the frozen, inlined forward. The module keeps its
+    mode; info (a dict) gets "preserved": whether freezing kept only mutated attributes."""
     if method == "trace":
         if isinstance(module, torch.jit.ScriptModule):
             sm = module
         else:
+            for i, x in enumerate(example_inputs):
+                if isinstance(x, (bool, int, float)):
+                    raise ExportError("torch.jit.trace takes tensors only (example input %d is "
+                                      "%s %r); export with method='script' for int, float and "
+                                      "bool inputs" % (i, type(x).__name__, x))
             try:
                 sm = torch.jit.trace(module, _clone(torch, example_inputs), strict=False,
                                      check_trace=False)
@@ -341,9 +350,23 @@ def _script_graph(torch, module, example_inputs, method):
     else:
         raise ExportError("method must be 'trace' or 'script', not %r" % (method,))
     if isinstance(sm, torch.jit.ScriptModule):
-        sm.eval()
+        # a trace reads no training flag (it recorded the mode it ran in): freeze it in eval
+        # mode; a scripted module that reads one is frozen in the mode it is in
+        train = method == "script" and any(m.training for m in sm.modules()) and any(
+            n.kind() == "prim::GetAttr" and n.s("name") == "training"
+            for n in _all_nodes(sm.inlined_graph.nodes()))
+        if info is not None:
+            info["preserved"] = not train
+        if not train:
+            sm.eval()
         try:
-            frozen = torch.jit.freeze(sm, optimize_numerics=False)
+            if train:
+                from torch.jit._script import RecursiveScriptModule
+                frozen = RecursiveScriptModule(torch._C._freeze_module(sm._c, []))
+                RecursiveScriptModule._finalize_scriptmodule(frozen)
+                torch._C._jit_pass_optimize_frozen_graph(frozen.graph, False)
+            else:
+                frozen = torch.jit.freeze(sm, optimize_numerics=False)
         except Exception as e:
             raise ExportError("torch.jit.freeze failed: %s" % (e,))
         graph = frozen.graph.copy()
@@ -351,6 +374,416 @@ def _script_graph(torch, module, example_inputs, method):
         graph = sm.graph.copy()
     torch._C._jit_pass_inline(graph)
     return graph, isinstance(sm, torch.jit.ScriptModule)
+
+
+# ---- the user's module, state, names and outputs -------------------------------------------
+# Export never changes the module it is given: _Saved records every submodule's training flag,
+# parameters and buffers (the objects and their values) and plain Python attributes, and puts
+# them back after the module ran (for the output structure, the trace, the dynamic-shape
+# checks). The module is exported in the mode it is in. Tensors that forward updates in place
+# (buffers, BatchNorm's running statistics in training mode) become graph inputs after the
+# module's inputs, named after the attribute (`bn.running_mean`), which the model mutates: the
+# JSON input carries "state" and the value at export, and <stem>.<name>.npy holds it beside it.
+class _Saved:
+    def __init__(self, torch, module):
+        self.torch = torch
+        self.mods = []
+        self.values = []
+        if not isinstance(module, torch.nn.Module):
+            return
+        for _, m in module.named_modules(remove_duplicate=False):
+            rec = {"m": m, "training": m.training}
+            if not isinstance(m, torch.jit.ScriptModule):
+                rec["params"] = dict(m._parameters)
+                rec["buffers"] = dict(m._buffers)
+                rec["attrs"] = {k: v for k, v in vars(m).items()
+                                if isinstance(v, (bool, int, float, str, type(None)))}
+            self.mods.append(rec)
+        seen = set()
+        for t in list(module.parameters()) + list(module.buffers()):
+            if id(t) not in seen:
+                seen.add(id(t))
+                self.values.append((t, t.detach().clone()))
+
+    def changes(self):
+        """(attributes that forward reassigned or whose plain value changed, tensors changed)."""
+        torch = self.torch
+        moved = []
+        for rec in self.mods:
+            m = rec["m"]
+            for kind in ("params", "buffers"):
+                cur = m._parameters if kind == "params" else m._buffers
+                for k, t in rec.get(kind, {}).items():
+                    if cur.get(k) is not t:
+                        moved.append((m, k))
+            for k, v in rec.get("attrs", {}).items():
+                if vars(m).get(k, v) != v and not (isinstance(v, float) and math.isnan(v)):
+                    moved.append((m, k))
+        changed = {id(t) for t, c in self.values if not _same(torch, t, c)}
+        return moved, changed
+
+    def restore(self):
+        torch = self.torch
+        for rec in self.mods:
+            m = rec["m"]
+            if m.training != rec["training"]:
+                m.training = rec["training"]
+            for kind in ("params", "buffers"):
+                if kind not in rec:
+                    continue
+                cur = m._parameters if kind == "params" else m._buffers
+                for k in [k for k in cur if k not in rec[kind]]:
+                    del cur[k]
+                for k, t in rec[kind].items():
+                    if cur.get(k) is not t:
+                        cur[k] = t
+            for k, v in rec.get("attrs", {}).items():
+                if vars(m).get(k) is not v:
+                    vars(m)[k] = v
+        with torch.no_grad():
+            for t, c in self.values:
+                if not _same(torch, t, c):
+                    t.copy_(c)
+
+
+def _same(torch, a, b):
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    return _tensor_bytes(torch, a) == _tensor_bytes(torch, b)
+
+
+def _all_nodes(block_nodes):
+    for n in block_nodes:
+        yield n
+        for b in n.blocks():
+            yield from _all_nodes(b.nodes())
+
+
+def _is_const(v, value):
+    """Whether v is a constant equal to the Python scalar (or None) `value`."""
+    if v.node().kind() != "prim::Constant":
+        return False
+    try:
+        x = v.toIValue()
+    except RuntimeError:
+        return False
+    return x is None if value is None else (type(x) is type(value) and x == value)
+
+
+_VIEW_OPS = {"aten::select", "aten::slice", "aten::view", "aten::reshape", "aten::narrow",
+             "aten::transpose", "aten::permute", "aten::unsqueeze", "aten::squeeze",
+             "aten::expand", "aten::expand_as", "aten::t", "aten::__getitem__", "aten::as_strided",
+             "aten::flatten", "aten::view_as", "aten::reshape_as", "aten::detach", "aten::alias",
+             "aten::unflatten", "aten::diagonal", "aten::movedim", "aten::swapaxes",
+             "aten::split", "aten::chunk", "aten::unbind", "prim::ListUnpack", "aten::real"}
+_DROPOUTS = {"aten::dropout", "aten::dropout_", "aten::feature_dropout", "aten::feature_dropout_",
+             "aten::alpha_dropout", "aten::alpha_dropout_", "aten::feature_alpha_dropout",
+             "aten::feature_alpha_dropout_"}
+
+
+def _written(v, depth=0):
+    """Whether the graph may write tensor v in place (through views too)."""
+    if depth > 64:
+        return True
+    for u in v.uses():
+        n, i = u.user, u.offset
+        k = n.kind()
+        if i == 0 and k.startswith("aten::") and k.endswith("_") and not k.endswith("__"):
+            return True
+        if k == "aten::batch_norm" and i in (3, 4) and not _is_const(n.inputsAt(5), False):
+            return True
+        if k in _VIEW_OPS and i == 0 and any(_written(o, depth + 1) for o in n.outputs()):
+            return True
+    return False
+
+
+def _where(torch, n):
+    """'scope (file:line)' of a node for messages."""
+    src = _Writer.source(n, False) or ""
+    scope = n.scopeName().replace("__module.", "").replace("__module", "")
+    return ("module '%s'" % scope if scope else "the node") + (" at %s" % src if src else "")
+
+
+def _module_at(module, path):
+    obj = module
+    for part in path.split(".") if path else []:
+        obj = getattr(obj, part)
+    return obj
+
+
+def _attr_path(v, self_id):
+    parts = []
+    while True:
+        n = v.node()
+        if n.kind() != "prim::GetAttr":
+            return ".".join(reversed(parts)) if v.unique() == self_id and parts else None
+        parts.append(n.s("name"))
+        v = n.input()
+
+
+def _new_node(graph, kind, inputs, ty, before=None, after=None, **attr):
+    n = graph.create(kind, inputs, 1)
+    for a, val in attr.items():
+        getattr(n, a)("value", val)
+    n.output().setType(ty)
+    if before is not None:
+        n.insertBefore(before)
+    else:
+        n.insertAfter(after)
+    return n
+
+
+def _bn_update(torch, graph, n, ndim, stats):
+    """After a training-mode aten::batch_norm n: running_mean/var (state inputs) take the batch
+    statistics as PyTorch updates them: r += momentum * (stat - r), var unbiased."""
+    T = torch._C.TensorType.get()
+    x, mom = n.inputsAt(0), n.inputsAt(6)
+    last = n
+    consts = []
+    for val in ([0] + list(range(2, ndim)), False, True, 1, None):
+        c = graph.insertConstant(val)
+        c.node().moveAfter(last)
+        last = c.node()
+        consts.append(c)
+    dims, fal, tru, one, none = consts
+    for r, kind in stats:
+        if kind == "mean":
+            s = _new_node(graph, "aten::mean", [x, dims, fal, none], T,
+                          after=last)
+        else:
+            s = _new_node(graph, "aten::var", [x, dims, tru, fal], T,
+                          after=last)
+        d = _new_node(graph, "aten::sub", [s.output(), r, one], T, after=s)
+        e = _new_node(graph, "aten::mul", [d.output(), mom], T, after=d)
+        a = _new_node(graph, "aten::add", [r, e.output(), one], T, after=e)
+        last = _new_node(graph, "aten::copy_", [r, a.output(), fal], T, after=a)
+
+
+def _lift_state(torch, graph, module, bn_ndim, changed, method, preserved):
+    """Turns what is left of the module in the frozen graph into constants and state inputs.
+    Returns [(input value, attribute path, tensor)] for the state inputs, in input order."""
+    gin = list(graph.inputs())
+    if not isinstance(module, torch.nn.Module):
+        return []
+    self_id = gin[0].unique() if gin and isinstance(gin[0].type(), torch._C.ClassType) else None
+    by_ptr = {}
+    for name, t in list(module.named_parameters()) + list(module.named_buffers()):
+        if t.numel() > 0:
+            by_ptr.setdefault(t.data_ptr(), name)
+    changed_names = {name for name, t in list(module.named_parameters()) +
+                     list(module.named_buffers()) if id(t) in changed}
+    state = {}       # path -> graph input
+    order = []
+
+    def state_input(path):
+        if path not in state:
+            t = _module_at(module, path)
+            inp = graph.addInput()
+            inp.setType(torch._C.TensorType.create_from_tensor(t))
+            inp.setDebugName(re.sub(r"[^A-Za-z0-9_.]", "_", path))
+            state[path] = inp
+            order.append((inp, path, t))
+        return state[path]
+
+    for n in list(_all_nodes(graph.nodes())):
+        if n.kind() in _DROPOUTS and n.inputsSize() > 2 and not _is_const(n.inputsAt(2), False) \
+                and not _is_const(n.inputsAt(1), 0.0):
+            raise ExportError("%s: dropout in training mode is random; call module.eval() before "
+                              "exporting (mc_export exports the module in the mode it is in)"
+                              % _where(torch, n))
+        if n.kind() == "prim::SetAttr":
+            raise ExportError("forward assigns the module attribute '%s' (%s); mc exports "
+                              "tensors updated in place as state: register a buffer and update it "
+                              "with self.%s.copy_(...) / add_(...)"
+                              % (n.s("name"), _where(torch, n), n.s("name")))
+    # training-mode batch norm: running statistics are state
+    for n in list(_all_nodes(graph.nodes())):
+        if n.kind() != "aten::batch_norm" or _is_const(n.inputsAt(5), False):
+            continue
+        stats = []
+        for i, kind in ((3, "mean"), (4, "var")):
+            v = n.inputsAt(i)
+            if v.node().kind() == "prim::Constant" and isinstance(v.type(), torch._C.TensorType):
+                path = by_ptr.get(v.node().t("value").data_ptr())
+            else:
+                path = _attr_path(v, self_id) if self_id is not None else None
+            if path is None:
+                if isinstance(v.type(), torch._C.NoneType) or _is_const(v, None):
+                    continue
+                raise ExportError("%s: batch norm in training mode whose running statistics are "
+                                  "not module buffers; call module.eval() before exporting"
+                                  % _where(torch, n))
+            inp = state_input(path)
+            n.replaceInput(i, inp)
+            stats.append((inp, kind))
+        if stats:
+            path = [p for inp, p, _ in order if inp.unique() == stats[0][0].unique()][0]
+            mod = _module_at(module, path.rpartition(".")[0])
+            if method == "trace" and getattr(mod, "momentum", 0.1) is None:
+                raise ExportError("%s: BatchNorm with momentum=None in training mode (a cumulative "
+                                  "average the trace bakes in); set a momentum or call "
+                                  "module.eval() before exporting" % _where(torch, n))
+            ndim = bn_ndim.get(id(mod), {"BatchNorm2d": 4, "BatchNorm3d": 5}.get(
+                getattr(mod, "original_name", type(mod).__name__)))
+            if ndim is None:
+                raise ExportError("%s: batch norm in training mode with an input of unknown rank; "
+                                  "call module.eval() before exporting" % _where(torch, n))
+            _bn_update(torch, graph, n, ndim, stats)
+    # tensors still read from the module
+    if self_id is not None:
+        for n in list(_all_nodes(graph.nodes())):
+            if n.kind() != "prim::GetAttr" or not isinstance(n.output().type(), torch._C.TensorType):
+                continue
+            path = _attr_path(n.output(), self_id)
+            if path is None:
+                continue
+            v = n.output()
+            if bool(v.uses()) and (preserved or _written(v) or path in changed_names):
+                v.replaceAllUsesWith(state_input(path))
+            elif bool(v.uses()):
+                c = _new_node(graph, "prim::Constant", [], v.type(), before=n,
+                              t_=_module_at(module, path).detach())
+                c.output().setDebugName(re.sub(r"[^A-Za-z0-9_.]", "_", "self." + path))
+                v.replaceAllUsesWith(c.output())
+        changed_nodes = True
+        while changed_nodes:
+            changed_nodes = False
+            for n in reversed(list(_all_nodes(graph.nodes()))):
+                if n.kind() == "prim::GetAttr" and not n.output().uses():
+                    n.destroy()
+                    changed_nodes = True
+    lifted = {p for _, p, _ in order}
+    missed = sorted(changed_names - lifted)
+    if missed:
+        raise ExportError("forward changes %s, which the %s does not record as an update; update "
+                          "buffers in place (self.x.add_(...), self.x.copy_(...)) or call "
+                          "module.eval()" % (", ".join("'%s'" % p for p in missed),
+                                             "trace" if method == "trace" else "graph"))
+    return order
+
+
+def _inline_python_ops(torch, graph):
+    """prim::PythonOp (a torch.autograd.Function) is replaced by the forward the tracer recorded
+    for it (its Subgraph attribute); without one it is refused, naming the Function."""
+    for n in list(_all_nodes(graph.nodes())):
+        if n.kind() != "prim::PythonOp":
+            continue
+        name = n.pyname() if hasattr(n, "pyname") else "?"
+        sub = n.g("Subgraph") if "Subgraph" in n.attributeNames() else None
+        if sub is None or len(list(sub.inputs())) != n.inputsSize() \
+                or len(list(sub.outputs())) != n.outputsSize():
+            raise ExportError("%s: the torch.autograd.Function '%s' has no graph mc can read (the "
+                              "trace records its forward only when it is traced with tensors); "
+                              "write its forward with torch operations in the module instead"
+                              % (_where(torch, n), name))
+        env = {a.unique(): b for a, b in zip(sub.inputs(), n.inputs())}
+        for s in sub.nodes():
+            c = graph.createClone(s, lambda v: env[v.unique()])
+            c.insertBefore(n)
+            for a, b in zip(s.outputs(), c.outputs()):
+                env[a.unique()] = b
+        for a, b in zip(n.outputs(), sub.outputs()):
+            a.replaceAllUsesWith(env[b.unique()])
+        n.destroy()
+
+
+def _user_frame(torch, n):
+    """The first frame outside torch/ of a traced node's Python stack, as 'file:line:0', when
+    the recorded location points into torch's own files; else None."""
+    try:
+        stack = n.sourceRange()
+    except Exception:
+        return None
+    tdir = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+    for line in stack.split("\n"):
+        m = re.match(r"^(.*)\((\d+)\): ", line)
+        if m and not os.path.abspath(m.group(1)).startswith(tdir) \
+                and os.path.abspath(m.group(1)) != os.path.abspath(__file__):
+            return "%s:%s:0" % (m.group(1), m.group(2))
+    return None
+
+
+def _name_inputs(torch, module, gin):
+    """Graph inputs named after forward()'s parameters."""
+    import inspect
+    names = None
+    try:
+        if isinstance(module, (torch.jit.ScriptModule, torch.jit.ScriptFunction)):
+            fn = module.forward if isinstance(module, torch.jit.ScriptModule) else module
+            args = [a.name for a in fn.schema.arguments]
+            names = args[1:] if isinstance(module, torch.jit.ScriptModule) else args
+        else:
+            fn = module.forward if isinstance(module, torch.nn.Module) else module
+            names = [p.name for p in inspect.signature(fn).parameters.values()
+                     if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError, AttributeError, RuntimeError):
+        return
+    for v, name in zip(gin, names):
+        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name) and v.debugName() != name:
+            v.setDebugName(name)
+
+
+_CONSTRUCTS = ("prim::TupleConstruct", "prim::ListConstruct", "prim::DictConstruct")
+
+
+def _output_names(torch, graph):
+    """The names of the flattened outputs ('out', 'out.0', 'out.logits', 'out.hidden.1'),
+    depth first as mc flattens them. A dict built by prim::DictConstruct is flattened here (the
+    graph then returns its leaves); any other dict-typed output is refused."""
+    leaves, has_dict = [], [False]
+
+    def walk(v, name):
+        n, ty = v.node(), v.type()
+        k = n.kind()
+        if k == "prim::TupleConstruct" or (k == "prim::ListConstruct" and isinstance(
+                ty.getElementType(), torch._C.TensorType)):
+            for i, x in enumerate(n.inputs()):
+                walk(x, "%s.%d" % (name, i))
+            return
+        if k == "prim::DictConstruct":
+            has_dict[0] = True
+            ins = list(n.inputs())
+            for kv, x in zip(ins[0::2], ins[1::2]):
+                if kv.node().kind() != "prim::Constant":
+                    raise ExportError("a dict output needs constant keys (output %s)" % name)
+                walk(x, "%s.%s" % (name, kv.toIValue()))
+            return
+        if isinstance(ty, torch._C.DictType):
+            raise ExportError("output %s is a dict that the graph does not build from its "
+                              "values (prim::DictConstruct); return a dict literal or a tuple" % name)
+        leaves.append((v, name))
+
+    outs = list(graph.outputs())
+    for i, o in enumerate(outs):
+        walk(o, "out" if len(outs) == 1 else "out.%d" % i)
+    if has_dict[0]:
+        for i in reversed(range(len(outs))):
+            graph.eraseOutput(i)
+        for v, _ in leaves:
+            graph.registerOutput(v)
+        again = True
+        while again:
+            again = False
+            for n in reversed(list(_all_nodes(graph.nodes()))):
+                if n.kind() in _CONSTRUCTS and not n.output().uses():
+                    n.destroy()
+                    again = True
+    return [name for _, name in leaves]
+
+
+def _bn_ranks(torch, module):
+    """Forward pre-hooks recording the input rank of every training-mode batch norm:
+    (dict id(module) -> ndim, handles)."""
+    ranks, handles = {}, []
+    if not isinstance(module, torch.nn.Module) or isinstance(module, torch.jit.ScriptModule):
+        return ranks, handles
+    for m in module.modules():
+        if isinstance(m, torch.nn.modules.batchnorm._BatchNorm) and m.training:
+            def hook(mod, args, ranks=ranks):
+                if args and isinstance(args[0], torch.Tensor):
+                    ranks[id(mod)] = args[0].dim()
+            handles.append(m.register_forward_pre_hook(hook))
+    return ranks, handles
 
 
 def _atomic_write(path, data):
@@ -401,25 +834,57 @@ def weights_path(path):
     return (root if ext == ".json" else path) + ".bin"
 
 
-def export(module, example_inputs, path, *, method="trace", inline_limit=DEFAULT_INLINE_LIMIT):
+def export(module, example_inputs, path, *, method="trace", inline_limit=DEFAULT_INLINE_LIMIT,
+           **kw):
+    """Writes the graph JSON of `module` at `path` (see _export). The module is left exactly as
+    it was: training flags, parameters, buffers and plain attributes."""
+    torch = _torch()
+    saved = _Saved(torch, module)
+    try:
+        _export(module, example_inputs, path, method=method, inline_limit=inline_limit,
+                _saved=saved, **kw)
+    finally:
+        saved.restore()
+
+
+def _export(module, example_inputs, path, *, method="trace", inline_limit=DEFAULT_INLINE_LIMIT,
+            _saved=None):
     """Writes the graph JSON of `module` (an nn.Module, ScriptModule or function) at `path`,
     and the weights file beside it when a constant is larger than `inline_limit` bytes."""
     torch = _torch()
     if not isinstance(example_inputs, (tuple, list)):
         example_inputs = (example_inputs,)
     example_inputs = tuple(example_inputs)
-    if isinstance(module, torch.nn.Module):
-        module.eval()
+    saved = _saved or _Saved(torch, module)
+    bn_ndim, hooks = _bn_ranks(torch, module)
     try:
         with torch.no_grad():
             result = module(*_clone(torch, example_inputs))
     except Exception as e:
         raise ExportError("running the module on the example inputs failed: %s" % (e,))
+    finally:
+        for h in hooks:
+            h.remove()
+    moved, changed = saved.changes()
+    saved.restore()
+    if moved:
+        m, k = moved[0]
+        raise ExportError("forward reassigns the attribute '%s' of %s (%s); mc exports tensors "
+                          "updated in place as state: register a buffer and update it with "
+                          "self.%s.copy_(...) / add_(...)" % (k, type(m).__name__, "self.%s = ..." % k, k))
     structure = _structure(torch, result)
-    graph, has_module = _script_graph(torch, module, example_inputs, method)
+    info = {}
+    graph, has_module = _script_graph(torch, module, example_inputs, method, info)
+    saved.restore()
+    _inline_python_ops(torch, graph)
+    state = _lift_state(torch, graph, module, bn_ndim, changed, method, info.get("preserved"))
+    out_names = _output_names(torch, graph)
+    user = [v for v in graph.inputs() if not isinstance(v.type(), torch._C.ClassType)]
+    _name_inputs(torch, module, user[:len(user) - len(state)])
 
     w = _Writer(torch, inline_limit)
     _collect_names(graph.inputs(), graph.nodes(), w.used)
+    state_of = {v.debugName(): (p, t) for v, p, t in state}
     gin = list(graph.inputs())
     if has_module and gin and isinstance(gin[0].type(), torch._C.ClassType) \
             and not gin[0].uses():
@@ -429,8 +894,12 @@ def export(module, example_inputs, path, *, method="trace", inline_limit=DEFAULT
     for i, v in enumerate(gin):
         k = i - offset
         ex = example_inputs[k] if 0 <= k < len(example_inputs) else None
+        st = state_of.get(v.debugName())
         w.used.add(v.debugName())
-        inputs.append(_input_entry(torch, v, ex))
+        inputs.append(_input_entry(torch, v, st[1] if st else ex))
+        if st:
+            inputs[-1]["state"] = st[0]
+            inputs[-1]["value"] = w.tensor(st[1])
     nodes = w.nodes(graph.nodes())
     doc = {
         "format": FORMAT,
@@ -442,7 +911,8 @@ def export(module, example_inputs, path, *, method="trace", inline_limit=DEFAULT
         doc["weights"] = {"file": os.path.basename(wpath), "nbytes": w.wsize,
                           "alignment": ALIGN}
     doc["graph"] = {"inputs": inputs, "nodes": nodes,
-                    "outputs": [v.debugName() for v in graph.outputs()]}
+                    "outputs": [v.debugName() for v in graph.outputs()],
+                    "output_names": out_names}
     doc["output_structure"] = structure
     if w.blobs:
         chunks, pos = [], 0
@@ -451,7 +921,26 @@ def export(module, example_inputs, path, *, method="trace", inline_limit=DEFAULT
             chunks.append(raw)
             pos = off + len(raw)
         _atomic_write(wpath, chunks)
+    for v, p, t in state:
+        _write_state_npy(torch, state_path(path, v.debugName()), t)
     _atomic_write(path, (_dump(doc) + "\n").encode("ascii"))
+
+
+def state_path(path, name):
+    """model.json, 'bn.running_mean' -> model.bn.running_mean.npy: the value at export of a
+    state input (the first step's input; later steps feed back mc run's input_K.npy)."""
+    root, ext = os.path.splitext(path)
+    return "%s.%s.npy" % (root if ext == ".json" else path, name)
+
+
+def _write_state_npy(torch, path, t):
+    import io
+    import numpy
+    t = t.detach().cpu().contiguous()
+    arr = t.view(torch.int16).numpy() if t.dtype == torch.bfloat16 else t.numpy()
+    buf = io.BytesIO()
+    numpy.save(buf, arr)
+    _atomic_write(path, buf.getvalue())
 
 
 # ---- command line ------------------------------------------------------------------------

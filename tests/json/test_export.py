@@ -199,7 +199,7 @@ class ExportTest(unittest.TestCase):
         self.assertIn(2.5, floats)
 
     def test_convnet_weights_file(self):
-        m = ConvNet()
+        m = ConvNet().eval()  # in training mode the running statistics would be state inputs
         r = self.export(m, (torch.randn(1, 3, 10, 10),), "conv", inline_limit=1024)
         w = r.doc["weights"]
         self.assertEqual(w["file"], "conv.bin")

@@ -215,10 +215,10 @@ static inline int mcks_avg_pool3d(mck_ctx *c, mck_arg *out, int nout, const mck_
             for (int i = 0; i < 3; i++) {
               lo[i] = o[i] * w.s[i] - w.p[i];
               hi[i] = kconv_min(lo[i] + w.k[i], v.sz[i] + w.p[i]);
-              pool *= hi[i] - lo[i];
+              pool = mck_mul_sat(pool, hi[i] - lo[i]);
               lo[i] = kconv_max(lo[i], 0);
               hi[i] = kconv_min(hi[i], v.sz[i]);
-              cnt *= kconv_max(hi[i] - lo[i], 0);
+              cnt = mck_mul_sat(cnt, kconv_max(hi[i] - lo[i], 0));
             }
             if (cnt == 0) {
               mck_setf(y, y->offset + q, 0.0);
@@ -629,7 +629,9 @@ static inline int ksm_aa_pass(const double *src, double *dst, int64_t n, int64_t
   double invscale = ksm_r(scale >= 1.0 ? 1.0 / scale : 1.0, f32);
   int64_t *xmin = (int64_t *)kconv_alloc(out, sizeof(int64_t));
   int64_t *xsz = (int64_t *)kconv_alloc(out, sizeof(int64_t));
-  double *wt = (double *)kconv_alloc(mck_mul_sat(out, in), sizeof(double));
+  /* a window spans at most 2 * support + 2 taps */
+  int64_t ws = 2.0 * support + 2.0 < (double)in ? (int64_t)(2.0 * support) + 2 : in;
+  double *wt = (double *)kconv_alloc(mck_mul_sat(out, ws), sizeof(double));
   if (!xmin || !xsz || !wt) {
     free(xmin); free(xsz); free(wt);
     return -1;
@@ -640,9 +642,10 @@ static inline int ksm_aa_pass(const double *src, double *dst, int64_t n, int64_t
     int64_t mn = lo > 0.0 ? (lo < (double)in ? (int64_t)lo : in) : 0;
     int64_t mx = hi > 0.0 ? (hi < (double)in ? (int64_t)hi : in) : 0;
     if (mx < mn) mx = mn;
+    if (mx - mn > ws) mx = mn + ws;
     xmin[i] = mn;
     xsz[i] = mx - mn;
-    double total = 0.0, *w = wt + i * in;
+    double total = 0.0, *w = wt + i * ws;
     for (int64_t j = 0; j < xsz[i]; j++) {
       double arg = ksm_r(ksm_r((double)(j + mn), f32) - center, f32) + 0.5;
       w[j] = ksm_aa_filter(ksm_r(arg * invscale, f32), mode, f32);
@@ -656,7 +659,7 @@ static inline int ksm_aa_pass(const double *src, double *dst, int64_t n, int64_t
     for (int64_t h = 0; h < OH; h++)
       for (int64_t x = 0; x < OW; x++) {
         int64_t i = dim == 1 ? h : x;
-        const double *w = wt + i * in;
+        const double *w = wt + i * ws;
         double acc = 0.0;
         for (int64_t j = 0; j < xsz[i]; j++) {
           int64_t s = xmin[i] + j;
@@ -1060,8 +1063,8 @@ static inline int mcks_im2col(mck_ctx *c, mck_arg *out, int nout, const mck_arg 
   if (OH < 1 || OW < 1)
     return mck_fail(c, "%s: input %lldx%lld gives a %lldx%lld array of sliding blocks; its components must be at least one",
                     op, (long long)H, (long long)W, (long long)OH, (long long)OW);
-  int64_t kk = b.k[0] * b.k[1], ck, L = OH * OW, shape[3];
-  if (mck_mul_ovf(C, kk, &ck)) return mck_fail(c, "%s: output size overflows", op);
+  int64_t kk = b.k[0] * b.k[1], ck, L, shape[3];
+  if (mck_mul_ovf(C, kk, &ck) || mck_mul_ovf(OH, OW, &L)) return mck_fail(c, "%s: output size overflows", op);
   int r = 0;
   if (lead) shape[r++] = N;
   shape[r++] = ck;
@@ -1116,7 +1119,7 @@ static inline int mcks_col2im(mck_ctx *c, mck_arg *out, int nout, const mck_arg 
   if (OH < 1 || OW < 1)
     return mck_fail(c, "%s: output_size %lldx%lld gives a %lldx%lld array of sliding blocks, which is too small", op,
                     (long long)os[0], (long long)os[1], (long long)OH, (long long)OW);
-  if (OH * OW != L)
+  if (mck_mul_sat(OH, OW) != L)
     return mck_fail(c, "%s: expected size of input's dimension %d (%lld) to match the number of sliding blocks %lld * %lld = %lld",
                     op, lead + 1, (long long)L, (long long)OH, (long long)OW, (long long)(OH * OW));
   int64_t C = CK / kk, shape[4];
@@ -1406,18 +1409,19 @@ static inline int mcks_deform_conv2d(mck_ctx *c, mck_arg *out, int nout, const m
       return mck_fail(c, "%s: stride and dilation must be positive, padding non-negative, all below 2^31", op);
   int64_t B = x->shape[0], Cin = x->shape[1], H = x->shape[2], W = x->shape[3];
   int64_t Co = wt->shape[0], Cg = wt->shape[1], KH = wt->shape[2], KW = wt->shape[3];
-  if (G < 1 || OG < 1 || Cg * G != Cin || Co % G || Cin % OG)
+  if (G < 1 || OG < 1 || G >= MCK_MAX_GEOM || OG >= MCK_MAX_GEOM || mck_mul_sat(Cg, G) != Cin || Co % G ||
+      Cin % OG)
     return mck_fail(c, "%s: weight's input channels times groups must be the input's channels, groups and offset groups must divide the channels", op);
   if (KH < 1 || KW < 1 || KH >= MCK_MAX_GEOM || KW >= MCK_MAX_GEOM || H >= MCK_MAX_GEOM || W >= MCK_MAX_GEOM)
     return mck_fail(c, "%s: kernel and input extents must be in [1, 2^31)", op);
   int64_t OH = (H + 2 * ph - (dh * (KH - 1) + 1)) / sh + 1, OW = (W + 2 * pw - (dw * (KW - 1) + 1)) / sw + 1;
   if (H + 2 * ph - (dh * (KH - 1) + 1) < 0 || W + 2 * pw - (dw * (KW - 1) + 1) < 0 || OH < 1 || OW < 1)
     return mck_fail(c, "%s: calculated output size %lldx%lld is too small", op, (long long)OH, (long long)OW);
-  if (of->shape[0] != B || of->shape[1] != OG * 2 * KH * KW || of->shape[2] != OH || of->shape[3] != OW)
+  if (of->shape[0] != B || of->shape[1] != mck_mul_sat(OG * 2, KH * KW) || of->shape[2] != OH || of->shape[3] != OW)
     return mck_fail(c, "%s: offset must have shape (%lld, %lld, %lld, %lld)", op, (long long)B,
-                    (long long)(OG * 2 * KH * KW), (long long)OH, (long long)OW);
-  if (use_mask && (mk->shape[0] != B || mk->shape[1] != OG * KH * KW || mk->shape[2] != OH || mk->shape[3] != OW))
-    return mck_fail(c, "%s: mask must have shape (%lld, %lld, %lld, %lld)", op, (long long)B, (long long)(OG * KH * KW),
+                    (long long)mck_mul_sat(OG * 2, KH * KW), (long long)OH, (long long)OW);
+  if (use_mask && (mk->shape[0] != B || mk->shape[1] != mck_mul_sat(OG, KH * KW) || mk->shape[2] != OH || mk->shape[3] != OW))
+    return mck_fail(c, "%s: mask must have shape (%lld, %lld, %lld, %lld)", op, (long long)B, (long long)mck_mul_sat(OG, KH * KW),
                     (long long)OH, (long long)OW);
   if (bs->shape[0] != Co) return mck_fail(c, "%s: bias must have %lld elements", op, (long long)Co);
   int64_t shape[4] = {B, Co, OH, OW};
@@ -1426,7 +1430,7 @@ static inline int mcks_deform_conv2d(mck_ctx *c, mck_arg *out, int nout, const m
   if (c->meta || mck_numel(y) == 0) return 0;
   int f = x->dtype == MCK_F32;
   int64_t KK = KH * KW, cpo = Cin / OG, cog = Co / G;
-  double *col = (double *)kconv_alloc(mck_mul_sat(Cin * KK, OH * OW), sizeof(double));
+  double *col = (double *)kconv_alloc(mck_mul_sat(mck_mul_sat(Cin, KK), mck_mul_sat(OH, OW)), sizeof(double));
   if (!col) return mck_fail(c, "%s: out of memory", op);
   for (int64_t b = 0; b < B; b++) {
     for (int64_t ci = 0; ci < Cin; ci++) {

@@ -78,8 +78,11 @@ $(BUILD)/libmcrt_cuda_emu.a: runtime/mc_runtime_cuda.c runtime/mc_cuda_emu.c run
 $(CUDA_EMU_DIST): $(BUILD)/runtime-dist/%: runtime/%
 	@mkdir -p $(dir $@)
 	cp $< $@
-.PHONY: cuda-emu
+.PHONY: cuda-emu cuda-full
 cuda-emu: $(BUILD)/libmcrt_cuda_emu.a $(CUDA_EMU_DIST)
+# Every tests/e2e case through --target cuda under the emulation (make check runs a sample).
+cuda-full: $(BUILD)/mc cuda-emu
+	MC_CUDA_EMU_ALL=1 MC=$(BUILD)/mc BUILD=$(BUILD) $(PYTHON) tests/cuda/emu.py
 
 $(BUILD)/libmc.a: $(LIB_OBJS)
 	@rm -f $@

@@ -31,6 +31,7 @@ struct mc_model {
   const mc_cuda_def *def;
   int device;
   void *arena, *weights; /* device */
+  void *host;            /* pinned host staging (def->host_bytes) */
   cublasHandle_t blas;
   cudaStream_t stream;
 };
@@ -109,6 +110,10 @@ mc_model *mc_cuda_model_new(const mc_cuda_def *def) {
     return mc_create_fail(m, "cudaMalloc (arena)", cudaGetErrorString(e));
   if ((e = cudaMalloc(&m->weights, def->weights_bytes ? def->weights_bytes : 256)) != cudaSuccess)
     return mc_create_fail(m, "cudaMalloc (weights)", cudaGetErrorString(e));
+  if (def->host_bytes && (e = cudaMallocHost(&m->host, def->host_bytes)) != cudaSuccess) {
+    m->host = NULL;
+    return mc_create_fail(m, "cudaMallocHost (host staging)", cudaGetErrorString(e));
+  }
   if (def->weights_bytes &&
       (e = cudaMemcpy(m->weights, def->weights, def->weights_bytes, cudaMemcpyHostToDevice)) != cudaSuccess)
     return mc_create_fail(m, "uploading the weights", cudaGetErrorString(e));
@@ -129,6 +134,7 @@ void mc_model_destroy(mc_model *m) {
   if (m->blas) cublasDestroy(m->blas);
   if (m->arena) cudaFree(m->arena);
   if (m->weights) cudaFree(m->weights);
+  if (m->host) cudaFreeHost(m->host);
   free(m);
 }
 
@@ -149,7 +155,7 @@ int mc_run(mc_model *m) {
   if (rc) return rc;
   cudaError_t e = cudaSetDevice(m->device);
   if (e != cudaSuccess) return mc_cuda_fail(m, "mc_run", e);
-  mc_cuda_ctx ctx = {(void *)m->stream, (void *)m->blas};
+  mc_cuda_ctx ctx = {(void *)m->stream, (void *)m->blas, m->host};
   char err[256] = {0};
   rc = m->def->run(&ctx, m->core.in, m->arena, m->weights, m->core.out, err);
   e = cudaStreamSynchronize(m->stream);

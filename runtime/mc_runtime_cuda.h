@@ -36,6 +36,7 @@ const char *mc_cuda_create_error(void);
 typedef struct mc_cuda_ctx {
   void *stream; /* cudaStream_t */
   void *blas;   /* cublasHandle_t, bound to `stream` */
+  void *host;   /* def->host_bytes of pinned host memory: staging of the ops run on the host */
 } mc_cuda_ctx;
 
 typedef struct mc_cuda_def {
@@ -50,6 +51,9 @@ typedef struct mc_cuda_def {
    * memory; sets out[k] to output k's first element (device), laid out as outputs[k].strides.
    * Returns nonzero with a message in err (256 bytes) when a CUDA or cuBLAS call fails. */
   int (*run)(const mc_cuda_ctx *ctx, void *const *in, void *arena, const void *weights, void **out, char *err);
+  /* Host staging run() needs for the ops that run their C kernel on the host (copies of their
+   * operands; 0 = none), allocated at create (cudaMallocHost) and passed as ctx->host. */
+  size_t host_bytes;
 } mc_cuda_def;
 
 mc_model *mc_cuda_model_new(const mc_cuda_def *def); /* NULL on failure: mc_cuda_create_error() */

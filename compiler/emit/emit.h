@@ -31,6 +31,9 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d);
 /* The CUDA target (emit_cuda.c): a .cu file for nvcc that links with libmcrt_cuda.a (docs/cuda.md).
  * Same contract as emit_c; an op without a CUDA implementation is an error at its node. */
 int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d);
+/* Whether --target cuda has a device kernel for op `kind` (float32; other dtypes, in-place forms
+ * and run-time scalar arguments run the op's C kernel on the host, docs/cuda.md). */
+bool emit_cuda_has_device_kernel(const char *kind);
 
 /* ---- plan.c: storage of every tensor value ---- */
 typedef enum StorageKind { ST_NONE, ST_INPUT, ST_CONST, ST_ARENA, ST_VIEW } StorageKind;

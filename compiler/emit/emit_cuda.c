@@ -12,11 +12,17 @@
  *    strides): views are computed here by running the op's own kernel in meta mode, so on the GPU
  *    a view costs nothing. Nodes whose inputs are all constants are computed here too, with the
  *    reference kernels, and their results join the weights.
- *  - The CUDA target handles static graphs: every scalar argument must be a compile-time constant
- *    and control flow (prim::If / prim::Loop) is refused with a located diagnostic.
- *  - Ops with a CUDA implementation are the rows of cu_ops[] below (float32 compute). Any other op
- *    is reported like an unsupported op — `FILE:L:C: error: 'aten::foo' has no CUDA
- *    implementation` — and nothing is written (the driver removes partial outputs).
+ *  - Ops with a device implementation are the rows of cu_ops[] below (float32 compute). Each is
+ *    tried quietly: a row that declines the node (another dtype, a scalar argument computed at
+ *    run time) leaves no trace. Every other node — in-place ops, any dtype, ops without a row —
+ *    runs its C kernel (the C target's compiler/ops/k_*.h, pasted as host C++) on host copies of
+ *    what it reads, with explicit copies and stream synchronisation at the boundaries (cu_host).
+ *  - Scalars computed at run time live on the host (mck_arg s_<id>); prim::If and prim::Loop
+ *    run on the host with their conditions and trip counts there, storing block results into
+ *    the outputs and loop state that plan_graph gives storage of their own, as emit_c does.
+ *  - A view whose layout depends on a run-time value has no descriptor; infer refuses it for
+ *    every target. Errors are located: `FILE:L:C: error: ...`, and nothing is written (the
+ *    driver removes partial outputs).
  * Output is deterministic: no pointers, paths or times. Prefix: cu_ (static), emit_cuda. */
 #include "emit.h"
 #include "emit_text.h"
@@ -63,6 +69,11 @@ typedef struct Cu {
   size_t scratch_base, scratch_cur, scratch_max;
   int tmp;                 /* counter for generated names */
   const Node *err_node;    /* the node last reported: one error per node */
+  bool quiet;              /* trying a device kernel: a refusal declines, it is not reported */
+  bool declined;           /* ... and one happened */
+  bool host;               /* the run function uses host code (C kernels, host scalars) */
+  int host_calls;          /* nodes run by their C kernel on the host */
+  size_t host_max;         /* host staging the largest host call needs */
 } Cu;
 
 typedef bool (*CuEmitFn)(Cu *e, const Node *n, const char *arg);
@@ -70,6 +81,10 @@ typedef bool (*CuEmitFn)(Cu *e, const Node *n, const char *arg);
 /* ---- diagnostics and small helpers --------------------------------------------------------- */
 static bool cu_err(Cu *e, const Node *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static bool cu_err(Cu *e, const Node *n, const char *fmt, ...) {
+  if (e->quiet) {
+    e->declined = true;
+    return false;
+  }
   if (e->err_node == n) return false;
   e->err_node = n;
   va_list ap;
@@ -1082,6 +1097,8 @@ static const CuOp *cu_lookup(const char *name) {
   return NULL;
 }
 
+bool emit_cuda_has_device_kernel(const char *kind) { return kind && cu_lookup(kind) != NULL; }
+
 /* ---- compile-time evaluation: views (meta mode) and constant nodes (reference kernels) ---- */
 static mck_tensor cu_mck(const CuDesc *x, void *data) {
   mck_tensor t;
@@ -1171,7 +1188,9 @@ static bool cu_view(Cu *e, const Node *n, const OpDef *op) {
   bool ok = lists && n->ninputs <= CU_MAX_ARGS && n->noutputs == 1 && cu_args(e, n, in, ts, lists, false) &&
             op->kernel(&ctx, out, 1, in, n->ninputs) == 0 && ot.offset >= 0;
   free(lists);
-  if (!ok) return cu_err(e, n, "'%s': the view's layout is not known at compile time%s%s", n->kind, ctx.err[0] ? ": " : "", ctx.err);
+  if (!ok)
+    return cu_err(e, n, "'%s': the view's layout is not known at compile time on the CUDA target%s%s", n->kind,
+                  ctx.err[0] ? ": " : "", ctx.err);
   const CuDesc *src = cu_of(e, n->inputs[op->effect_arg]);
   CuDesc *y = &e->desc[n->outputs[0]->id];
   *y = *src;
@@ -1241,17 +1260,563 @@ static int cu_fold(Cu *e, const Node *n, const OpDef *op) {
   return rc;
 }
 
+/* ---- host calls: an op without a device kernel runs its C kernel on host copies ------------ */
+/* A node that no device kernel takes runs the C target's kernel (compiler/ops/k_*.h, pasted as
+ * host C++) on host copies of its operands: every storage it reads comes over once (the union
+ * of the byte spans its views read; views of one storage share one copy, so aliasing holds),
+ * the stream is synchronised, the kernel runs, and the storage it writes (its outputs, the
+ * target of an in-place op) goes back to the device. Weights are read from the host image.
+ * Scalars live on the host as mck_arg s_<id>. */
+
+static const char *cu_dtype_macro(DType t) {
+  static const char *const nm[DT_COUNT] = {"MCK_F32", "MCK_F64", "MCK_F16", "MCK_BF16", "MCK_I64",
+                                           "MCK_I32", "MCK_I16", "MCK_I8",  "MCK_U8",   "MCK_BOOL"};
+  return t >= 0 && t < DT_COUNT ? nm[t] : "MCK_F32";
+}
+
+static void cu_i64(FILE *f, int64_t x) {
+  if (x == INT64_MIN) fputs("INT64_MIN", f);
+  else fprintf(f, "INT64_C(%lld)", (long long)x);
+}
+
+static void cu_double(FILE *f, double x) {
+  if (isnan(x)) fputs("NAN", f);
+  else if (isinf(x)) fputs(x > 0 ? "INFINITY" : "-INFINITY", f);
+  else fprintf(f, "%a", x);
+}
+
+static const char *cu_scalar_kind(const Type *t) {
+  return t->kind == TY_FLOAT ? "MCK_FLOAT" : t->kind == TY_BOOL ? "MCK_BOOL_ARG" : t->kind == TY_INT ? "MCK_INT" : "MCK_UNKNOWN";
+}
+
+/* mck_arg s_<id> for a scalar (or list, with l_<id>) computed at run time. */
+static void cu_declare_scalar(Cu *e, const Value *v) {
+  FILE *f = e->c;
+  e->host = true;
+  if (v->type->kind == TY_LIST) {
+    fprintf(f, "  int64_t l_%d[64];\n  mck_arg s_%d;\n  memset(&s_%d, 0, sizeof s_%d);\n  s_%d.kind = MCK_INTS;\n"
+               "  s_%d.u.ints = l_%d; /* %%%s */\n",
+            v->id, v->id, v->id, v->id, v->id, v->id, v->id, emit_text_cm(v->name));
+    return;
+  }
+  fprintf(f, "  mck_arg s_%d;\n  memset(&s_%d, 0, sizeof s_%d);\n  s_%d.kind = %s; /* %%%s */\n", v->id, v->id, v->id,
+          v->id, cu_scalar_kind(v->type), emit_text_cm(v->name));
+}
+
+/* Statements setting mck_arg `lhs` to scalar value v (a constant, or s_<id>). */
+static bool cu_put_scalar(Cu *e, const Node *n, const char *lhs, const Value *v) {
+  FILE *f = e->c;
+  const Attr *a = ir_constant_attr(v);
+  if (!ir_is_constant(v)) {
+    if (v->def && ir_node_is(v->def, "prim::ListConstruct")) {
+      /* a list of constants and run-time scalars: built here */
+      const Node *ld = v->def;
+      bool fl = v->type->elem && v->type->elem->kind == TY_FLOAT;
+      int t = e->tmp++;
+      fprintf(f, "    %s lv%d_[%d];\n", fl ? "double" : "int64_t", t, ld->ninputs ? ld->ninputs : 1);
+      for (int k = 0; k < ld->ninputs; k++) {
+        const Value *x = ld->inputs[k];
+        int64_t iv;
+        double dv;
+        fprintf(f, "    lv%d_[%d] = ", t, k);
+        if (fl && ir_constant_float(x, &dv)) cu_double(f, dv);
+        else if (!fl && ir_constant_int(x, &iv)) cu_i64(f, iv);
+        else if (!ir_is_constant(x) && x->type->kind != TY_TENSOR) fprintf(f, "%s(s_%d)", fl ? "mck_arg_fv" : "mck_arg_i", x->id);
+        else return cu_unsupported(e, n, "(with a list argument it cannot build)");
+        fputs(";\n", f);
+      }
+      fprintf(f, "    %s.kind = %s;\n    %s.n = %d;\n    %s.u.%s = lv%d_;\n", lhs, fl ? "MCK_FLOATS" : "MCK_INTS", lhs,
+              ld->ninputs, lhs, fl ? "floats" : "ints", t);
+      return true;
+    }
+    fprintf(f, "    %s = s_%d;\n", lhs, v->id);
+    return true;
+  }
+  if (!a || a->kind == ATTR_NONE) {
+    fprintf(f, "    %s.kind = MCK_NONE;\n", lhs);
+    return true;
+  }
+  switch (a->kind) {
+  case ATTR_INT: case ATTR_BOOL:
+    fprintf(f, "    %s.kind = %s;\n    %s.u.i = ", lhs, a->kind == ATTR_INT ? "MCK_INT" : "MCK_BOOL_ARG", lhs);
+    cu_i64(f, a->kind == ATTR_INT ? a->i : a->i != 0);
+    fputs(";\n", f);
+    return true;
+  case ATTR_FLOAT:
+    fprintf(f, "    %s.kind = MCK_FLOAT;\n    %s.u.f = ", lhs, lhs);
+    cu_double(f, a->f);
+    fputs(";\n", f);
+    return true;
+  case ATTR_STR: case ATTR_DEVICE:
+    fprintf(f, "    %s.kind = %s;\n    %s.u.s = ", lhs, a->kind == ATTR_STR ? "MCK_STR" : "MCK_DEVICE", lhs);
+    emit_text_string(f, a->s ? a->s : "");
+    fputs(";\n", f);
+    return true;
+  case ATTR_INTS: case ATTR_BOOLS: {
+    int t = e->tmp++;
+    fprintf(f, "    static int64_t lc%d_[%d] = {", t, a->n ? a->n : 1);
+    for (int i = 0; i < a->n; i++) {
+      if (i) fputs(", ", f);
+      cu_i64(f, a->ints[i]);
+    }
+    fprintf(f, "%s};\n    %s.kind = %s;\n    %s.n = %d;\n    %s.u.ints = lc%d_;\n", a->n ? "" : "0", lhs,
+            a->kind == ATTR_INTS ? "MCK_INTS" : "MCK_BOOLS", lhs, a->n, lhs, t);
+    return true;
+  }
+  case ATTR_FLOATS: {
+    int t = e->tmp++;
+    fprintf(f, "    static double lc%d_[%d] = {", t, a->n ? a->n : 1);
+    for (int i = 0; i < a->n; i++) {
+      if (i) fputs(", ", f);
+      cu_double(f, a->floats[i]);
+    }
+    fprintf(f, "%s};\n    %s.kind = MCK_FLOATS;\n    %s.n = %d;\n    %s.u.floats = lc%d_;\n", a->n ? "" : "0", lhs,
+            lhs, a->n, lhs, t);
+    return true;
+  }
+  default:
+    return cu_unsupported(e, n, "(with a constant argument of this kind)");
+  }
+}
+
+/* The C expression (int64_t) of an int or bool scalar. */
+static void cu_int_expr(Cu *e, const Value *v) {
+  int64_t x;
+  if (ir_constant_int(v, &x)) cu_i64(e->c, x);
+  else fprintf(e->c, "mck_arg_i(s_%d)", v->id);
+}
+
+/* One tensor operand of a host call. */
+typedef struct CuHEnt {
+  CuDesc x;
+  int64_t lo, hi, at; /* byte span in its base, byte offset of its first element there */
+  bool out, wr;       /* written by the call (an output, the target of an in-place op) */
+  int grp;
+} CuHEnt;
+
+
+static void cu_hent_span(CuHEnt *h) {
+  const CuDesc *x = &h->x;
+  int64_t es = (int64_t)ir_dtype_size(x->dtype), lo = 0, hi = 0, base = x->base == CB_INPUT ? 0 : (int64_t)x->boff;
+  h->at = base + x->off * es;
+  if (cu_numel(x) == 0) {
+    h->lo = h->hi = h->at;
+    return;
+  }
+  for (int i = 0; i < x->ndim; i++) {
+    int64_t ext = (x->shape[i] - 1) * x->st[i];
+    if (ext < 0) lo += ext;
+    else hi += ext;
+  }
+  h->lo = h->at + lo * es;
+  h->hi = h->at + (hi + 1) * es;
+}
+
+static const char *cu_base_expr(Cu *e, const CuDesc *x, char *buf, size_t cap) {
+  (void)e;
+  if (x->base == CB_INPUT) snprintf(buf, cap, "((char *)in[%d])", x->input);
+  else snprintf(buf, cap, "%s", x->base == CB_WEIGHTS ? "W_" : "A_");
+  return buf;
+}
+
+static bool cu_hent_add(Cu *e, const Node *n, CuHEnt *hs, int *nh, const Value *v, bool out, bool wr) {
+  const CuDesc *x = cu_of(e, v);
+  if (!x) return cu_err(e, n, "'%s': operand %%%s has no device storage", n->kind, v->name);
+  CuHEnt *h = &hs[(*nh)++];
+  memset(h, 0, sizeof *h);
+  h->x = *x;
+  h->out = out;
+  h->wr = wr;
+  cu_hent_span(h);
+  return true;
+}
+
+static void cu_put_hdesc(Cu *e, const char *nm, const CuHEnt *h, const size_t *goff, const int64_t *glo) {
+  FILE *f = e->c;
+  const CuDesc *x = &h->x;
+  int64_t es = (int64_t)ir_dtype_size(x->dtype);
+  fprintf(f, "    mck_tensor %s = {", nm);
+  if (x->base == CB_WEIGHTS) fprintf(f, "(void *)%s_weights_, %lld", e->o->name, (long long)(h->at / es));
+  else fprintf(f, "(void *)(H_ + %zu), %lld", goff[h->grp], (long long)((h->at - glo[h->grp]) / es));
+  fprintf(f, ", %s, %d, ", cu_dtype_macro(x->dtype), x->ndim);
+  cu_dims(f, x->ndim, x->shape);
+  fputs(", ", f);
+  cu_dims(f, x->ndim, x->st);
+  fputs("};\n", f);
+}
+
+/* n through its C kernel on the host; hs, goff, glo, ghi, gread, gwrite: room for every tensor
+ * operand (entries and their groups). */
+static bool cu_host_call(Cu *e, const Node *n, const OpDef *op, CuHEnt *hs, size_t *goff, int64_t *glo, int64_t *ghi,
+                         bool *gread, bool *gwrite, int *in_ent, int *out_ent) {
+  FILE *f = e->c;
+  int wr_arg = op->effect == EFF_WRITE ? op->effect_arg : -1;
+  int nh = 0;
+  /* operands: tensors, and lists of tensors */
+  for (int i = 0; i < n->ninputs; i++) {
+    const Value *v = n->inputs[i];
+    in_ent[i] = -1;
+    if (ir_constant_is_none(v)) continue;
+    if (v->type->kind == TY_TENSOR) {
+      in_ent[i] = nh;
+      if (!cu_hent_add(e, n, hs, &nh, v, false, i == wr_arg)) return false;
+    } else if (v->type->kind == TY_LIST && v->type->elem &&
+               (v->type->elem->kind == TY_TENSOR || v->type->elem->kind == TY_OPTIONAL)) {
+      if (!v->def || !ir_node_is(v->def, "prim::ListConstruct"))
+        return cu_unsupported(e, n, "(with a list of tensors built at run time)");
+      in_ent[i] = nh;
+      for (int k = 0; k < v->def->ninputs; k++)
+        if (!ir_constant_is_none(v->def->inputs[k]) && !cu_hent_add(e, n, hs, &nh, v->def->inputs[k], false, false))
+          return false;
+    }
+  }
+  int nin_ents = nh;
+  for (int i = 0; i < n->noutputs; i++) {
+    const Value *v = n->outputs[i];
+    out_ent[i] = -1;
+    if (v->type->kind != TY_TENSOR) continue;
+    const Storage *s = &e->plan.st[v->id];
+    if (s->kind == ST_VIEW) {
+      if (i == 0 && wr_arg >= 0 && in_ent[wr_arg] >= 0) {
+        e->desc[v->id] = hs[in_ent[wr_arg]].x; /* the in-place op's result is its target */
+        continue;
+      }
+      return cu_err(e, n, "'%s': the layout of its view %%%s is not known at compile time on the CUDA target", n->kind,
+                    v->name);
+    }
+    out_ent[i] = nh;
+    if (!cu_hent_add(e, n, hs, &nh, v, true, true)) return false;
+  }
+  /* groups: overlapping spans of one base share a copy */
+  int ng = 0;
+  for (int k = 0; k < nh; k++) hs[k].grp = -1;
+  for (int k = 0; k < nh; k++) {
+    if (hs[k].grp >= 0) continue;
+    hs[k].grp = ng;
+    int64_t lo = hs[k].lo, hi = hs[k].hi;
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (int j = 0; j < nh; j++) {
+        if (hs[j].grp >= 0 || hs[j].x.base != hs[k].x.base || (hs[k].x.base == CB_INPUT && hs[j].x.input != hs[k].x.input))
+          continue;
+        if (hs[j].lo < hi && lo < hs[j].hi) {
+          hs[j].grp = ng;
+          lo = hs[j].lo < lo ? hs[j].lo : lo;
+          hi = hs[j].hi > hi ? hs[j].hi : hi;
+          grew = true;
+        }
+      }
+    }
+    ng++;
+  }
+  size_t total = 0;
+  for (int g = 0; g < ng; g++) {
+    glo[g] = INT64_MAX, ghi[g] = INT64_MIN, gread[g] = gwrite[g] = false;
+    for (int k = 0; k < nh; k++) {
+      if (hs[k].grp != g) continue;
+      glo[g] = hs[k].lo < glo[g] ? hs[k].lo : glo[g];
+      ghi[g] = hs[k].hi > ghi[g] ? hs[k].hi : ghi[g];
+      gread[g] |= !hs[k].out;
+      gwrite[g] |= hs[k].wr;
+      if (hs[k].x.base == CB_WEIGHTS && hs[k].wr) return cu_unsupported(e, n, "(it writes a constant)");
+    }
+    for (int k = 0; k < nh; k++)
+      if (hs[k].grp == g && (hs[k].at - glo[g]) % (int64_t)ir_dtype_size(hs[k].x.dtype))
+        return cu_unsupported(e, n, "(with views of one storage as dtypes of other sizes)");
+  }
+  for (int g = 0; g < ng; g++) {
+    int first = 0;
+    while (hs[first].grp != g) first++;
+    if (hs[first].x.base == CB_WEIGHTS) {
+      goff[g] = 0;
+      continue;
+    }
+    goff[g] = total;
+    total += (size_t)((ghi[g] - glo[g] + 63) / 64 * 64);
+  }
+  e->host = true;
+  e->host_calls++;
+  if (total > e->host_max) e->host_max = total;
+  /* scalar outputs live outside the call's block */
+  for (int i = 0; i < n->noutputs; i++)
+    if (n->outputs[i]->type->kind != TY_TENSOR) cu_declare_scalar(e, n->outputs[i]);
+  fputs("  { /* on the host: its C kernel */\n", f);
+  char b[64];
+  bool any_read = false;
+  for (int g = 0; g < ng; g++) {
+    int first = 0;
+    while (hs[first].grp != g) first++;
+    if (hs[first].x.base == CB_WEIGHTS || !gread[g] || ghi[g] <= glo[g]) continue;
+    fprintf(f, "    MCU_TRY(cudaMemcpyAsync(H_ + %zu, %s + %lld, %lld, cudaMemcpyDeviceToHost, s_), ", goff[g],
+            cu_base_expr(e, &hs[first].x, b, sizeof b), (long long)glo[g], (long long)(ghi[g] - glo[g]));
+    cu_loc(e, n);
+    fputs(");\n", f);
+    any_read = true;
+  }
+  if (any_read) {
+    fputs("    MCU_TRY(cudaStreamSynchronize(s_), ", f);
+    cu_loc(e, n);
+    fputs(");\n", f);
+  }
+  for (int k = 0; k < nh; k++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "h%d_", k);
+    cu_put_hdesc(e, nm, &hs[k], goff, glo);
+  }
+  fprintf(f, "    mck_arg in_[%d];\n    mck_arg out_[%d];\n    memset(in_, 0, sizeof in_);\n    memset(out_, 0, sizeof out_);\n",
+          n->ninputs ? n->ninputs : 1, n->noutputs ? n->noutputs : 1);
+  for (int i = 0; i < n->ninputs; i++) {
+    const Value *v = n->inputs[i];
+    char lhs[32];
+    snprintf(lhs, sizeof lhs, "in_[%d]", i);
+    if (in_ent[i] >= 0 && v->type->kind == TY_TENSOR) {
+      fprintf(f, "    in_[%d].kind = MCK_TENSOR;\n    in_[%d].u.t = &h%d_;\n", i, i, in_ent[i]);
+    } else if (in_ent[i] >= 0) {
+      const Node *ld = v->def;
+      int t = e->tmp++, k2 = in_ent[i];
+      fprintf(f, "    mck_tensor *lt%d_[%d] = {", t, ld->ninputs ? ld->ninputs : 1);
+      for (int k = 0; k < ld->ninputs; k++) {
+        if (ir_constant_is_none(ld->inputs[k])) fprintf(f, "%sNULL", k ? ", " : "");
+        else fprintf(f, "%s&h%d_", k ? ", " : "", k2++);
+      }
+      fprintf(f, "%s};\n    in_[%d].kind = MCK_TENSORS;\n    in_[%d].n = %d;\n    in_[%d].u.ts = lt%d_;\n",
+              ld->ninputs ? "" : "NULL", i, i, ld->ninputs, i, t);
+    } else if (v->type->kind == TY_TENSOR || ir_constant_is_none(v)) {
+      fprintf(f, "    in_[%d].kind = MCK_NONE;\n", i);
+    } else if (!cu_put_scalar(e, n, lhs, v)) {
+      return false;
+    }
+  }
+  for (int i = 0; i < n->noutputs; i++) {
+    const Value *v = n->outputs[i];
+    if (v->type->kind == TY_TENSOR) {
+      if (out_ent[i] >= 0) {
+        fprintf(f, "    out_[%d].kind = MCK_TENSOR;\n    out_[%d].u.t = &h%d_;\n", i, i, out_ent[i]);
+      } else {
+        int t = e->tmp++;
+        fprintf(f, "    mck_tensor ov%d_;\n    memset(&ov%d_, 0, sizeof ov%d_);\n    out_[%d].kind = MCK_TENSOR;\n"
+                   "    out_[%d].u.t = &ov%d_;\n", t, t, t, i, i, t);
+      }
+    } else {
+      fprintf(f, "    out_[%d] = s_%d;\n", i, v->id);
+    }
+  }
+  fprintf(f, "    if (%s(&ctx_, out_, %d, in_, %d)) return mcu_host_fail_(err, &ctx_, ", op->kernel_name, n->noutputs,
+          n->ninputs);
+  cu_loc(e, n);
+  fputs(");\n", f);
+  for (int i = 0; i < n->noutputs; i++)
+    if (n->outputs[i]->type->kind != TY_TENSOR) fprintf(f, "    s_%d = out_[%d];\n", n->outputs[i]->id, i);
+  bool any_write = false;
+  for (int g = 0; g < ng; g++) {
+    int first = 0;
+    while (hs[first].grp != g) first++;
+    if (!gwrite[g] || ghi[g] <= glo[g]) continue;
+    fprintf(f, "    MCU_TRY(cudaMemcpyAsync(%s + %lld, H_ + %zu, %lld, cudaMemcpyHostToDevice, s_), ",
+            cu_base_expr(e, &hs[first].x, b, sizeof b), (long long)glo[g], goff[g], (long long)(ghi[g] - glo[g]));
+    cu_loc(e, n);
+    fputs(");\n", f);
+    any_write = true;
+  }
+  if (any_write) {
+    /* the staging is reused by the next host call */
+    fputs("    MCU_TRY(cudaStreamSynchronize(s_), ", f);
+    cu_loc(e, n);
+    fputs(");\n", f);
+  }
+  (void)nin_ents;
+  fputs("  }\n", f);
+  return true;
+}
+
+static bool cu_host(Cu *e, const Node *n, const OpDef *op) {
+  if (!op || !op->kernel) return cu_unsupported(e, n, "(it has no kernel)");
+  int cap = n->noutputs + 1;
+  for (int i = 0; i < n->ninputs; i++) {
+    const Value *v = n->inputs[i];
+    cap += 1 + (v->type->kind == TY_LIST && v->def && ir_node_is(v->def, "prim::ListConstruct") ? v->def->ninputs : 0);
+  }
+  CuHEnt *hs = calloc((size_t)cap, sizeof *hs);
+  size_t *goff = calloc((size_t)cap, sizeof *goff);
+  int64_t *glo = calloc((size_t)cap, sizeof *glo), *ghi = calloc((size_t)cap, sizeof *ghi);
+  bool *gread = calloc((size_t)cap, sizeof *gread), *gwrite = calloc((size_t)cap, sizeof *gwrite);
+  int *in_ent = calloc((size_t)n->ninputs + 1, sizeof *in_ent), *out_ent = calloc((size_t)n->noutputs + 1, sizeof *out_ent);
+  bool ok = hs && goff && glo && ghi && gread && gwrite && in_ent && out_ent
+                ? cu_host_call(e, n, op, hs, goff, glo, ghi, gread, gwrite, in_ent, out_ent)
+                : cu_err(e, n, "out of memory");
+  free(hs);
+  free(goff);
+  free(glo);
+  free(ghi);
+  free(gread);
+  free(gwrite);
+  free(in_ent);
+  free(out_ent);
+  return ok;
+}
+
+/* ---- control flow -------------------------------------------------------------------------- */
+static void cu_node(Cu *e, const Node *n);
+
+static void cu_block(Cu *e, const Block *b) {
+  for (const Node *n = b->first; n && !e->errs; n = n->next) cu_node(e, n);
+}
+
+/* Block result r into the state or output `to` (its own storage, planned). */
+static bool cu_store(Cu *e, const Node *at, const Value *to, const Value *r) {
+  if (to == r || (r->def && ir_node_is(r->def, "prim::Uninitialized"))) return true;
+  if (to->type->kind != TY_TENSOR) {
+    char lhs[32];
+    snprintf(lhs, sizeof lhs, "s_%d", to->id);
+    if (!ir_is_constant(r) && !(r->def && ir_node_is(r->def, "prim::ListConstruct"))) {
+      fprintf(e->c, "  %s = s_%d;\n", lhs, r->id);
+      return true;
+    }
+    return cu_put_scalar(e, at, lhs, r);
+  }
+  const CuDesc *dst = cu_of(e, to), *src = cu_of(e, r);
+  if (!dst || !src) return cu_err(e, at, "'%s': %%%s has no device storage", at->kind, (dst ? r : to)->name);
+  if (dst->dtype != src->dtype || dst->ndim != src->ndim ||
+      memcmp(dst->shape, src->shape, sizeof(int64_t) * (size_t)dst->ndim))
+    return cu_unsupported(e, at, "(a block result of another dtype or shape than the construct's)");
+  e->scratch_cur = e->scratch_base;
+  if (plan_root(&e->plan, to) == plan_root(&e->plan, r)) {
+    /* the result is a view of the state itself: through scratch */
+    CuDesc tmp = *src;
+    tmp.base = CB_ARENA;
+    tmp.off = 0;
+    tmp.boff = cu_scratch(e, (size_t)cu_numel(src) * ir_dtype_size(src->dtype));
+    cu_contig(&tmp);
+    cu_copy_into(e, at, &tmp, tmp.st, src);
+    cu_copy_into(e, at, dst, dst->st, &tmp);
+  } else {
+    cu_copy_into(e, at, dst, dst->st, src);
+  }
+  return true;
+}
+
+/* The outputs (tensors: planned storage; scalars: s_<id>) of prim::If, stored into by each branch. */
+static void cu_if(Cu *e, const Node *n) {
+  FILE *f = e->c;
+  for (int i = 0; i < n->noutputs; i++) {
+    const Value *v = n->outputs[i];
+    if (v->type->kind != TY_TENSOR) cu_declare_scalar(e, v);
+    else if (!cu_of(e, v)) {
+      cu_err(e, n, "'%s': output %%%s has no device storage", n->kind, v->name);
+      return;
+    }
+  }
+  e->host = true;
+  fputs("  if (", f);
+  cu_int_expr(e, n->inputs[0]);
+  fputs(") {\n", f);
+  for (int k = 0; k < 2 && k < n->nblocks && !e->errs; k++) {
+    if (k) fputs("  } else {\n", f);
+    cu_block(e, n->blocks[k]);
+    for (int i = 0; i < n->noutputs && !e->errs; i++) cu_store(e, n, n->outputs[i], n->blocks[k]->rets[i]);
+  }
+  fputs("  }\n", f);
+}
+
+/* prim::Loop(max_trip, cond, init...): carried values in their planned state (the body's
+ * parameters), stored into after every iteration; the loop's outputs are the state. The trip
+ * count and the condition are host scalars. */
+static void cu_loop(Cu *e, const Node *n) {
+  FILE *f = e->c;
+  const Block *body = n->blocks[0];
+  int nc = n->ninputs - 2;
+  for (int k = 0; k < nc; k++) {
+    const Value *p = body->params[k + 1];
+    if (p->type->kind != TY_TENSOR) cu_declare_scalar(e, p);
+    else if (!cu_of(e, p)) {
+      cu_err(e, n, "'%s': loop-carried %%%s has no device storage", n->kind, p->name);
+      return;
+    }
+  }
+  for (int k = 0; k < nc; k++) {
+    const Value *r = plan_root(&e->plan, body->rets[k + 1]);
+    for (int j = 0; j < nc; j++)
+      if (j != k && r == body->params[j + 1]) {
+        cu_unsupported(e, n, "(with loop-carried tensors that swap places)");
+        return;
+      }
+  }
+  for (int k = 0; k < nc && !e->errs; k++) cu_store(e, n, body->params[k + 1], n->inputs[k + 2]);
+  e->host = true;
+  fputs("  {\n    int64_t max_trip_ = ", f);
+  cu_int_expr(e, n->inputs[0]);
+  fputs(";\n    int go_ = (int)(", f);
+  cu_int_expr(e, n->inputs[1]);
+  fprintf(f, " != 0);\n    for (int64_t it_%d = 0; go_ && it_%d < max_trip_; it_%d++) {\n", n->id, n->id, n->id);
+  fprintf(f, "  mck_arg s_%d;\n  memset(&s_%d, 0, sizeof s_%d);\n  s_%d.kind = MCK_INT;\n  s_%d.u.i = it_%d;\n",
+          body->params[0]->id, body->params[0]->id, body->params[0]->id, body->params[0]->id, body->params[0]->id, n->id);
+  cu_block(e, body);
+  /* scalars through temporaries (they may swap); tensors straight into their state */
+  for (int k = 0; k < nc; k++)
+    if (body->params[k + 1]->type->kind != TY_TENSOR && body->rets[k + 1] != body->params[k + 1]) {
+      char lhs[32];
+      snprintf(lhs, sizeof lhs, "next%d_%d_", n->id, k);
+      fprintf(f, "  mck_arg %s;\n  memset(&%s, 0, sizeof %s);\n", lhs, lhs, lhs);
+      if (!ir_is_constant(body->rets[k + 1]) && !(body->rets[k + 1]->def && ir_node_is(body->rets[k + 1]->def, "prim::ListConstruct")))
+        fprintf(f, "  %s = s_%d;\n", lhs, body->rets[k + 1]->id);
+      else
+        cu_put_scalar(e, n, lhs, body->rets[k + 1]);
+    }
+  fputs("  go_ = (int)(", f);
+  cu_int_expr(e, body->rets[0]);
+  fputs(" != 0);\n", f);
+  for (int k = 0; k < nc && !e->errs; k++) {
+    const Value *p = body->params[k + 1];
+    if (p->type->kind == TY_TENSOR) cu_store(e, n, p, body->rets[k + 1]);
+    else if (body->rets[k + 1] != p) fprintf(f, "  s_%d = next%d_%d_;\n", p->id, n->id, k);
+  }
+  fputs("    }\n  }\n", f);
+  for (int k = 0; k < nc; k++) {
+    const Value *o = n->outputs[k], *p = body->params[k + 1];
+    if (o->type->kind == TY_TENSOR) e->desc[o->id] = e->desc[p->id];
+    else fprintf(f, "  mck_arg s_%d = s_%d; /* %%%s */\n  (void)s_%d;\n", o->id, p->id, emit_text_cm(o->name), o->id);
+  }
+}
+
 /* ---- the walk ------------------------------------------------------------------------------ */
+/* Whether v is (or lists) a scalar computed at run time: no device row takes such a node. */
+static bool cu_host_scalar(const Value *v) {
+  if (ir_is_constant(v) || v->type->kind == TY_TENSOR) return false;
+  if (v->def && ir_node_is(v->def, "prim::ListConstruct")) {
+    for (int k = 0; k < v->def->ninputs; k++)
+      if (cu_host_scalar(v->def->inputs[k])) return true;
+    return false;
+  }
+  return true;
+}
+
 static void cu_node(Cu *e, const Node *n) {
   FILE *f = e->c;
-  if (ir_node_is(n, "prim::Constant") || ir_node_is(n, "prim::ListConstruct")) return;
+  if (ir_node_is(n, "prim::Constant")) return;
+  if (ir_node_is(n, "prim::ListConstruct")) return; /* built where it is used */
   if (ir_node_is(n, "prim::Print") || ir_node_is(n, "aten::warn")) return;
   fprintf(f, "  /* %s", emit_text_cm(n->kind));
   for (int i = 0; i < n->noutputs; i++) fprintf(f, "%s%%%s", i ? ", " : " -> ", emit_text_cm(n->outputs[i]->name));
   if (n->py_loc) fprintf(f, "  (%s)", emit_text_cm(n->py_loc));
   fputs(" */\n", f);
   e->scratch_cur = e->scratch_base;
-  if (n->nblocks > 0) return; /* refused up front */
+  if (ir_node_is(n, "prim::If")) {
+    cu_if(e, n);
+    return;
+  }
+  if (ir_node_is(n, "prim::Loop")) {
+    cu_loop(e, n);
+    return;
+  }
+  if (n->nblocks > 0) {
+    cu_unsupported(e, n, "(a construct with blocks)");
+    return;
+  }
+  if (ir_node_is(n, "prim::Uninitialized")) {
+    /* only ever returned by a branch that raises: a placeholder nobody reads */
+    if (n->outputs[0]->type->kind != TY_TENSOR) cu_declare_scalar(e, n->outputs[0]);
+    return;
+  }
   if (ir_node_is(n, "mc::write_back")) {
     cu_write_back(e, n);
     return;
@@ -1263,23 +1828,13 @@ static void cu_node(Cu *e, const Node *n) {
     return;
   }
   const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
-  for (int i = 0; i < n->noutputs; i++)
-    if (n->outputs[i]->type->kind != TY_TENSOR) {
-      cu_err(e, n, "'%s' computes the scalar %%%s at run time; the CUDA target needs it known at compile time", n->kind,
-             n->outputs[i]->name);
-      return;
-    }
-  if (op && op->effect == EFF_WRITE) {
-    cu_unsupported(e, n, "(in-place; run the functionalize pass first)");
-    return;
-  }
   if (op && op->kernel && n->noutputs == 1 && e->plan.st[n->outputs[0]->id].kind == ST_VIEW &&
       (op->effect == EFF_VIEW || (op->flags & OPF_MAYBE_VIEW))) {
     if (!cu_of(e, n->inputs[op->effect_arg])) {
       cu_err(e, n, "'%s': operand %%%s has no device storage", n->kind, n->inputs[op->effect_arg]->name);
       return;
     }
-    cu_view(e, n, op);
+    if (!cu_view(e, n, op)) return;
     fputs("  /* a view: no work */\n", f);
     return;
   }
@@ -1288,12 +1843,98 @@ static void cu_node(Cu *e, const Node *n) {
     if (folded > 0) fputs("  /* computed at compile time: part of the weights */\n", f);
     return;
   }
+  /* a device kernel when one takes this node (tried quietly: it may decline), else the host */
   const CuOp *co = cu_lookup(n->kind);
-  if (!co) {
-    cu_unsupported(e, n, "");
-    return;
+  bool device = co && !(op && op->effect == EFF_WRITE);
+  for (int i = 0; i < n->noutputs; i++)
+    if (n->outputs[i]->type->kind != TY_TENSOR) device = false;
+  for (int i = 0; i < n->ninputs && device; i++)
+    if (cu_host_scalar(n->inputs[i])) device = false;
+  if (device) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *tf = open_memstream(&buf, &len);
+    if (tf) {
+      e->c = tf;
+      e->quiet = true;
+      e->declined = false;
+      int tmp = e->tmp;
+      bool ok = co->fn(e, n, co->arg) && !e->declined;
+      e->quiet = false;
+      e->c = f;
+      fclose(tf);
+      if (ok) fwrite(buf, 1, len, f);
+      free(buf);
+      if (ok) return;
+      e->tmp = tmp;
+      e->scratch_cur = e->scratch_base;
+    }
   }
-  co->fn(e, n, co->arg);
+  cu_host(e, n, op);
+}
+
+/* ---- the host kernel library ---------------------------------------------------------------- */
+/* Writes s with C's compound literals that C++ rejects rewritten: &(T){...} (the address of a
+ * temporary) becomes mck_cxx_tmp_((T){...}), and an array literal (T[]){...} passed as a
+ * pointer becomes (std::initializer_list<T>{...}.begin()); both live to the end of the full
+ * expression, as the C literal lives to the end of its block, which is all the kernels need. */
+static void cu_put_cxx(FILE *f, const char *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    bool amp = s[i] == '&' && i + 1 < len && s[i + 1] == '(';
+    size_t p = amp ? i + 1 : i;
+    if (s[p] == '(' && p + 1 < len && (isalpha((unsigned char)s[p + 1]) || s[p + 1] == '_')) {
+      size_t j = p + 1;
+      while (j < len && j < p + 80 && (isalnum((unsigned char)s[j]) || strchr("_ *[]", s[j]))) j++;
+      bool array = j >= p + 3 && s[j - 1] == ']' && s[j - 2] == '[';
+      if (j < len && s[j] == ')' && j + 1 < len && s[j + 1] == '{' && (amp || array)) {
+        size_t k = j + 1;
+        int depth = 0;
+        for (; k < len; k++) {
+          if (s[k] == '{') depth++;
+          else if (s[k] == '}' && --depth == 0) break;
+        }
+        if (k < len) {
+          if (array) {
+            fputs("(std::initializer_list<", f);
+            fwrite(s + p + 1, 1, j - 2 - (p + 1), f);
+            fputs(">", f);
+          } else {
+            fputs("mck_cxx_tmp_((", f);
+            fwrite(s + p + 1, 1, j - (p + 1), f);
+            fputs(")", f);
+          }
+          cu_put_cxx(f, s + j + 1, k + 1 - (j + 1));
+          fputs(array ? ".begin())" : ")", f);
+          i = k + 1;
+          continue;
+        }
+      }
+    }
+    fputc(s[i], f);
+    i++;
+  }
+}
+
+/* The C target's kernel library as host C++ (only when some node runs on the host). */
+static void cu_host_library(FILE *c) {
+  fputs("/* ---- host: the C target's kernel library (compiler/ops/k_*.h), for the ops without a device\n"
+        " * kernel; compiled as C++ host code, one thread, no thread pool ---- */\n"
+        "#ifdef __NVCC__\n#pragma nv_diag_suppress 550\n#endif\n"
+        "#include <initializer_list>\n#include <stdlib.h>\n#include <string.h>\n"
+        "#ifndef MC_NO_THREADS\n#define MC_NO_THREADS 1\n#endif\n#define restrict __restrict__\n"
+        "template <class T> static inline const T *mck_cxx_tmp_(const T &x) { return &x; }\n", c);
+  for (int i = 0; i < mc_kernel_nsources; i++) {
+    fprintf(c, "/* ---- %s ---- */\n", mc_kernel_sources[i].name);
+    cu_put_cxx(c, mc_kernel_sources[i].text, strlen(mc_kernel_sources[i].text));
+    fputs("\n", c);
+  }
+  fputs("#undef restrict\n"
+        "static inline MCK_UNUSED int64_t mck_arg_i(mck_arg a) { return a.kind == MCK_FLOAT ? (int64_t)a.u.f : a.u.i; }\n"
+        "static inline MCK_UNUSED double mck_arg_fv(mck_arg a) { return a.kind == MCK_FLOAT ? a.u.f : (double)a.u.i; }\n"
+        "static MCK_UNUSED int mcu_host_fail_(char *err, const mck_ctx *ctx, const char *where) {\n"
+        "  snprintf(err, 256, \"%.120s: %.120s\", where, ctx->err[0] ? ctx->err : \"kernel failed\");\n"
+        "  return -1;\n}\n\n", c);
 }
 
 /* ---- file parts ---------------------------------------------------------------------------- */
@@ -1395,13 +2036,6 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     plan_free(&e.plan);
     return 1;
   }
-  /* control flow needs its conditions on the host: refused, at the construct */
-  for (int k = 0; k < e.plan.nnodes; k++) {
-    const Node *n = e.plan.order[k];
-    if (n->nblocks > 0 && !n->owner->owner)
-      cu_err(&e, n, "'%s': control flow is not supported by the CUDA target yet (its condition would have to be "
-             "copied back to the host)", n->kind);
-  }
   /* descriptors of inputs, constants and arena values */
   for (int i = 0; i < top->nparams; i++) {
     const Value *v = top->params[i];
@@ -1420,6 +2054,19 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   }
   for (int k = 0; k < e.plan.nnodes && !e.errs; k++) {
     const Node *n = e.plan.order[k];
+    if (ir_node_is(n, "prim::Loop")) /* loop-carried state: arena storage of its own */
+      for (int i = 1; i < n->blocks[0]->nparams; i++) {
+        const Value *v = n->blocks[0]->params[i];
+        const Storage *s = &e.plan.st[v->id];
+        if (v->type->kind != TY_TENSOR || s->kind != ST_ARENA) continue;
+        CuDesc *x = &e.desc[v->id];
+        x->base = CB_ARENA;
+        x->boff = s->offset;
+        x->dtype = v->type->dtype;
+        x->ndim = v->type->ndim;
+        memcpy(x->shape, v->type->shape, sizeof x->shape);
+        cu_contig(x);
+      }
     for (int i = 0; i < n->noutputs; i++) {
       const Value *v = n->outputs[i];
       const Storage *s = &e.plan.st[v->id];
@@ -1492,6 +2139,18 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
         unsigned char b = iv != 0;
         size_t at = v->type->kind == TY_BOOL ? cu_weights_add(&e, &b, 1) : cu_weights_add(&e, &iv, sizeof iv);
         fprintf(bf, "  out[%d] = (void *)(W_ + %zu);\n", i, at);
+      } else if ((v->type->kind == TY_INT || v->type->kind == TY_BOOL || v->type->kind == TY_FLOAT) && !ir_is_constant(v)) {
+        /* a scalar computed on the host: to a device slot after the scratch */
+        const char *ct = v->type->kind == TY_FLOAT ? "double" : v->type->kind == TY_BOOL ? "uint8_t" : "int64_t";
+        e.scratch_cur = e.scratch_base;
+        for (int j = 0; j < i; j++) cu_scratch(&e, 64);
+        size_t at = cu_scratch(&e, 64);
+        if (e.host_max < 64 * (size_t)(i + 1)) e.host_max = 64 * (size_t)(i + 1);
+        fprintf(bf, "  {\n    %s x_ = (%s)(s_%d.kind == MCK_FLOAT ? s_%d.u.f : (double)s_%d.u.i);\n", ct, ct, v->id, v->id, v->id);
+        fprintf(bf, "    memcpy(H_ + %d, &x_, sizeof x_);\n    MCU_TRY(cudaMemcpyAsync(A_ + %zu, H_ + %d, sizeof x_, "
+                    "cudaMemcpyHostToDevice, s_), \"output\");\n    out[%d] = (void *)(A_ + %zu);\n  }\n",
+                64 * i, at, 64 * i, i, at);
+        e.host = true;
       } else {
         diag_error(d, g->loc, "graph output %d (%%%s) is not a tensor or constant the CUDA target can return", i, v->name);
         e.errs++;
@@ -1502,6 +2161,7 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   } else if (bf) {
     fclose(bf);
   }
+  if (!e.errs && e.host) cu_host_library(c);
   if (e.errs) {
     free(body);
     free(e.desc);
@@ -1533,6 +2193,9 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   fputs("  cudaStream_t s_ MCK_UNUSED = (cudaStream_t)cx->stream;\n  cublasHandle_t h_ MCK_UNUSED = (cublasHandle_t)cx->blas;\n"
         "  char *A_ MCK_UNUSED = (char *)arena;\n  char *W_ MCK_UNUSED = (char *)weights;\n"
         "  (void)s_;\n  (void)h_;\n  (void)A_;\n  (void)W_;\n  (void)in;\n  (void)err;\n", c);
+  if (e.host)
+    fputs("  char *H_ MCK_UNUSED = (char *)cx->host;\n  mck_ctx ctx_;\n  memset(&ctx_, 0, sizeof ctx_);\n  ctx_.nthreads = 1;\n"
+          "  (void)H_;\n", c);
   fwrite(body, 1, body_len, c);
   free(body);
   fputs("  return 0;\n}\n\n", c);
@@ -1558,8 +2221,8 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   if (!top->nrets) fputs("  {\"\", 0, 0, {0}, {0}, 0},\n", c);
   fprintf(c, "};\n\nextern \"C\" const mc_cuda_def %s_def = {\n  \"", name);
   for (const char *s = name; *s; s++) fputc(*s, c);
-  fprintf(c, "\", %d, %d, %s_inputs_, %s_outputs_, %zu, %s_weights_, %zu, %s_run\n};\n\n", top->nparams, top->nrets,
-          name, name, arena, name, e.wlen, name);
+  fprintf(c, "\", %d, %d, %s_inputs_, %s_outputs_, %zu, %s_weights_, %zu, %s_run, %zu\n};\n\n", top->nparams, top->nrets,
+          name, name, arena, name, e.wlen, name, e.host ? (e.host_max + 63) / 64 * 64 + 64 : (size_t)0);
   fprintf(c, "extern \"C\" mc_model *%s_create(void) {\n  if (%s_weights_check_()) return NULL;\n  return mc_cuda_model_new(&%s_def);\n}\n",
           name, name, name);
   free(e.desc);

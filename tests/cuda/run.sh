@@ -1,8 +1,8 @@
 #!/bin/sh
 # tests/cuda/run.sh — checks of the CUDA target (docs/cuda.md), run by tests/run_e2e.sh.
-#  1. Diagnostics, no CUDA needed: an op without a CUDA implementation, control flow and an
-#     unsupported dtype are refused at their node (golden first line in errors/NAME.expect),
-#     exit 1, no output file left.
+#  1. Diagnostics, no CUDA needed: a model --target cuda cannot compile is refused at its node
+#     (golden first line in errors/NAME.expect), exit 1, no output file left; the models of
+#     host/ (an op without a device kernel, control flow, int64) compile, their nodes on the host.
 #  2. Determinism: the same model compiles to byte-identical .cu twice.
 #  3. Where nvcc is (CUDA_HOME, default /usr/local/cuda): build/libmcrt_cuda.a, then every test
 #     model (tests/cuda/export.py: MLPs, LeNet-5, a small convnet, a GPT block, resnet18,
@@ -16,7 +16,8 @@
 #     harness (tests/cuda/harness.c) on the small test models;
 #     tests/cuda/emu.py: every tests/e2e case that --target cuda accepts, built the spec-6 way,
 #     run in each binding mode and compared with PyTorch (refused cases are counted, not failed;
-#     MC_E2E_HEAVY=1 adds the heavy ones).
+#     a fixed sample by default, every case with MC_CUDA_EMU_ALL=1; MC_E2E_HEAVY=1 adds the
+#     heavy ones).
 # Without nvcc (or under sanitizers) part 3 is skipped with a line saying so.
 set -e
 : "${MC:=build/mc}" "${BUILD:=build}" "${PYTHON:=/usr/bin/python3}" "${CUDA_HOME:=/usr/local/cuda}"
@@ -37,6 +38,17 @@ for f in tests/cuda/errors/*.txt; do
     echo "cuda: errors/$name: FAIL (exit $rc)"; cat "$OUT/err.log"; fail=1
   else
     echo "cuda: errors/$name: ok"
+  fi
+done
+
+for f in tests/cuda/host/*.txt; do
+  name=$(basename "$f" .txt)
+  rm -f "$OUT/host.cu"
+  if (cd tests/cuda/host && "$MCABS" compile "$name.txt" --target cuda -o "$OUT/host.cu") >"$OUT/host.log" 2>&1 &&
+     grep -q "on the host: its C kernel" "$OUT/host.cu"; then
+    echo "cuda: host/$name: compiles, through the C kernels on the host: ok"
+  else
+    echo "cuda: host/$name: FAIL"; cat "$OUT/host.log"; fail=1
   fi
 done
 
@@ -125,8 +137,9 @@ if [ -n "$SAN" ]; then
 fi
 ${MAKE:-make} -s BUILD="$BUILD" "$BUILD/libmcrt_cuda.a"
 ARCH="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
-# models of tests/cuda/emu.py without GEMMs or weights, with the block reduction
-for name in elementwise dce_sgd_traced; do
+# models of tests/cuda/emu.py without GEMMs or weights, with the block reduction; with control
+# flow and the C kernels on the host (types_promote_script: int32 and float64)
+for name in elementwise dce_sgd_traced ctl_nested_if_in_loop types_promote_script; do
   d="$ROOT/$BUILD/cuda-emu/$name"
   [ -f "$d/model.cu" ] || continue
   if (cd "$d" && "$NVCC" $ARCH -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$ROOT/runtime" -c model.cu -o model_nvcc.o) >"$d/nvcc.log" 2>&1; then

@@ -503,7 +503,7 @@ static int list_pieces(const Node *d, int64_t *dim, int64_t *starts, int64_t *en
   if (!d || d->ninputs < 1 || !ir_type_is_complete_tensor(d->inputs[0]->type)) return -1;
   bool split = ir_node_is(d, "aten::split") || ir_node_is(d, "aten::split_with_sizes") ||
                ir_node_is(d, "aten::unsafe_split") || ir_node_is(d, "aten::unsafe_split_with_sizes");
-  bool chunk = ir_node_is(d, "aten::chunk"), unbind = ir_node_is(d, "aten::unbind");
+  bool chunk = ir_node_is(d, "aten::chunk") || ir_node_is(d, "aten::unsafe_chunk"), unbind = ir_node_is(d, "aten::unbind");
   bool tsplit = ir_node_is(d, "aten::tensor_split");
   if (!split && !chunk && !unbind && !tsplit) return -1;
   const Type *t = d->inputs[0]->type;

@@ -410,7 +410,8 @@ static int run_split(Interp *in, const Node *n) {
   const char *k = n->kind;
   RVal *env = in->env;
   const RVal *x = &env[n->inputs[0]->id];
-  bool unbind = !strcmp(k, "aten::unbind"), chunk = !strcmp(k, "aten::chunk"), tsplit = !strcmp(k, "aten::tensor_split");
+  bool unbind = !strcmp(k, "aten::unbind"), chunk = !strcmp(k, "aten::chunk") || !strcmp(k, "aten::unsafe_chunk");
+  bool tsplit = !strcmp(k, "aten::tensor_split");
   if (x->kind != RV_TENSOR) return fail(in, n, "'%s' of a value that is not a tensor", k);
   int dim_input = unbind ? 1 : 2;
   int64_t dim = n->ninputs > dim_input ? env[n->inputs[dim_input]->id].i : 0;
@@ -516,7 +517,8 @@ static int run_node(Interp *in, Node *n) {
     env[n->outputs[0]->id] = i0->l->items[i];
   } else if (!strcmp(k, "aten::split") || !strcmp(k, "aten::split_with_sizes") || !strcmp(k, "aten::chunk") ||
              !strcmp(k, "aten::unbind") || !strcmp(k, "aten::unsafe_split") ||
-             !strcmp(k, "aten::unsafe_split_with_sizes") || !strcmp(k, "aten::tensor_split")) {
+             !strcmp(k, "aten::unsafe_split_with_sizes") || !strcmp(k, "aten::tensor_split") ||
+             !strcmp(k, "aten::unsafe_chunk")) {
     return run_split(in, n);
   } else if (!strcmp(k, "aten::len")) {
     if (i0->kind != RV_LIST && i0->kind != RV_TUPLE) return fail(in, n, "aten::len of a value that is not a list");

@@ -34,6 +34,8 @@ static const OpDef rows[] = {
                  "pieces of the given sizes along dim (taken apart into slices)"),
     OPDEF_STRUCT("aten::chunk", EFF_VIEW, 2, 3, "(Tensor(a) self, int chunks, int dim=0) -> Tensor(a)[]",
                  "chunks equal pieces along dim (taken apart into slices)"),
+    OPDEF_STRUCT("aten::unsafe_chunk", EFF_VIEW, 2, 3, "(Tensor(a) self, int chunks, int dim=0) -> Tensor(a)[]",
+                 "aten::chunk's pieces (taken apart into slices; nn.LSTMCell's gates under trace)"),
     OPDEF_STRUCT("aten::unbind", EFF_VIEW, 1, 2, "(Tensor(a) self, int dim=0) -> Tensor(a)[]",
                  "the slices along dim (taken apart into selects)"),
     OPDEF_STRUCT("aten::unsafe_split", EFF_VIEW, 2, 3, "(Tensor(a) self, int split_size, int dim=0) -> Tensor(a)[]",
@@ -47,6 +49,6 @@ static const OpDef rows[] = {
     OPDEF_STRUCT("mc::write_back", EFF_WRITE, 2, 2, "(Tensor(a!) input, Tensor value) -> ()",
                  "stores the final value of a mutated graph input into the caller's buffer"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 31, "prim op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 32, "prim op table size");
 
 const OpFamily ops_family_prim = {"prim", rows, (int)(sizeof rows / sizeof rows[0]), NULL};

@@ -190,8 +190,18 @@ def grid_cases(w):
     w.case("aten::grid_sampler", [rn(1, 3, 4, 4), gt, 2, 1, False], lambda *a: A.grid_sampler(*a))
     gn = torch.rand(1, 2, 2, 2) * 2 - 1
     gn[0, 0, 0, 0] = float("nan")
-    for pm in (1, 2):
-        w.case("aten::grid_sampler", [rn(1, 1, 3, 3), gn, 0, pm, False], lambda *a: A.grid_sampler(*a))
+    gn[0, 1, 1, 1] = float("inf")
+    gn[0, 1, 0, 0] = -float("inf")
+    for pm in (0, 1, 2):
+        for im in (0, 1, 2):
+            w.case("aten::grid_sampler", [rn(1, 1, 3, 3), gn, im, pm, False], lambda *a: A.grid_sampler(*a))
+    gn3 = torch.rand(1, 2, 2, 2, 3) * 2 - 1
+    gn3[0, 0, 0, 0, 0] = float("nan")
+    gn3[0, 1, 1, 1, 2] = float("inf")
+    gn3[0, 1, 0, 1, 1] = -float("inf")
+    for pm in (0, 1, 2):
+        for im in (0, 1):
+            w.case("aten::grid_sampler", [rn(1, 2, 3, 4, 3), gn3, im, pm, True], lambda *a: A.grid_sampler(*a))
     # refused
     w.error("aten::grid_sampler", [rn(1, 1, 3, 3, 3), torch.zeros(1, 2, 2, 2, 3), 2, 0, False])
     w.error("aten::grid_sampler", [rn(1, 1, 3, 3), torch.zeros(1, 2, 2, 2, dtype=torch.float64), 0, 0, False])

@@ -13,7 +13,8 @@ F32, F64 = torch.float32, torch.float64
 # check_kernels.c gives error cases (w.error) no output descriptors, so a kernel whose error is
 # data-dependent (a target out of range, an input outside [0, 1]: meta mode must succeed) meets
 # a NULL output in meta mode and fails there, not on the data. Those cases are written only
-# when the harness gives them outputs; tests/e2e/cases_rnn.py checks the run-time errors.
+# when the harness gives them outputs. (k_loss.h checks the data before it writes the output,
+# and `mc run` reports such an error at the node: "aten::nll_loss_nd: Target 7 is out of bounds.")
 HARNESS_DATA_ERRORS = False
 
 

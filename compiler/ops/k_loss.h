@@ -1,8 +1,8 @@
 /* k_loss.h — kernels of the loss family: regression losses (mse, l1, smooth_l1, huber),
  * classification losses (nll_loss in every rank, cross_entropy_loss with class indices or class
  * probabilities, binary_cross_entropy with and without logits), kl_div, and the margin losses
- * (soft_margin, margin_ranking, hinge_embedding, cosine_embedding, triplet_margin) and
- * poisson_nll_loss. Prefix: kloss_.
+ * (soft_margin, margin_ranking, hinge_embedding, cosine_embedding, triplet_margin,
+ * multi_margin, multilabel_margin) and poisson_nll_loss. Prefix: kloss_.
  *
  * Semantics are PyTorch 1.13's on CPU. `reduction` is the int the graph carries (0 none, 1 mean,
  * 2 sum) and must be known when the node is typed (it decides the output's rank). Operands are
@@ -905,6 +905,130 @@ static inline int kloss_triplet_margin_loss(mck_ctx *c, mck_arg *out, int nout, 
     kloss_put(&acc, r, kloss_clamp0(margin + dp - dn));
   }
   kloss_finish(&acc);
+  return 0;
+}
+
+/* ---- multi-class margin losses ---------------------------------------------------------- */
+/* Rows of a [N, C] or [C] (or 0-dim: one class) input: n rows of cls, row r / class j at
+ * off + r * sr + j * sc. */
+typedef struct kloss_rows {
+  int64_t n, cls, sr, sc;
+} kloss_rows;
+static inline void kloss_rows_of(const mck_tensor *x, kloss_rows *r) {
+  r->n = x->ndim == 2 ? x->shape[0] : 1;
+  r->cls = x->ndim == 0 ? 1 : x->shape[x->ndim - 1];
+  r->sr = x->ndim == 2 ? x->stride[0] : 0;
+  r->sc = x->ndim == 0 ? 0 : x->stride[x->ndim - 1];
+}
+
+/* aten::multi_margin_loss(self, target, p=1, margin=1, weight=None, reduction=1): per row,
+ * sum over j != y of max(0, margin - x[y] + x[j])^p (times weight[y]) / C; p is 1 or 2. */
+static inline int kloss_multi_margin_loss(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
+                                          int nin) {
+  (void)nout;
+  const char *op = "aten::multi_margin_loss";
+  int red = kloss_reduction(c, op, in, nin, 5);
+  if (red < 0) return -1;
+  if (nin < 2 || in[0].kind != MCK_TENSOR || in[1].kind != MCK_TENSOR)
+    return mck_fail(c, "%s: expects self and target tensors", op);
+  const mck_tensor *x = in[0].u.t, *t = in[1].u.t, *w = kloss_opt(in, nin, 4);
+  if (kloss_float_dtype(c, op, "input", x) || kloss_known(c, op, in, nin, 2, "p") ||
+      kloss_known(c, op, in, nin, 3, "margin"))
+    return -1;
+  double p = kloss_f(in, nin, 2, 1.0), margin = kloss_f(in, nin, 3, 1.0);
+  if (p != 1 && p != 2) return mck_fail(c, "%s: only p == 1 and p == 2 supported", op);
+  kloss_rows g;
+  kloss_rows_of(x, &g);
+  if (x->ndim > 2 || (x->ndim >= 1 && g.cls == 0))
+    return mck_fail(c, "%s: Expected non-empty vector or matrix with optional 0-dim batch size", op);
+  if (t->dtype != MCK_I64) return mck_fail(c, "%s: expected scalar type Long but found %s", op, mck_dtype_name(t->dtype));
+  if (t->ndim > 1 || mck_numel(t) != g.n)
+    return mck_fail(c, "%s: inconsistent target size, expected %lld", op, (long long)g.n);
+  if (w && (w->dtype != x->dtype || mck_numel(w) != g.cls))
+    return mck_fail(c, "%s: the weight must have the input's dtype and one value per class", op);
+  if (red == KLOSS_MEAN && g.n == 0) return mck_fail(c, "%s: the mean of an empty batch is not supported", op);
+  int64_t st = t->ndim ? t->stride[0] : 0;
+  if (!c->meta)
+    for (int64_t r = 0; r < g.n; r++) {
+      int64_t y = mck_geti(t, t->offset + r * st);
+      if (y < 0 || y >= g.cls) return mck_fail(c, "%s: target out of range", op);
+    }
+  int64_t osh[1] = {g.n};
+  if (kloss_out(c, out, t->ndim > 0 ? red : KLOSS_SUM, x->dtype, 1, osh)) return -1;
+  if (c->meta) return 0;
+  kloss_acc a = {out[0].u.t, red, 0, 0};
+  for (int64_t r = 0; r < g.n; r++) {
+    int64_t y = mck_geti(t, t->offset + r * st), xo = x->offset + r * g.sr;
+    double xy = mck_getf(x, xo + y * g.sc), sum = 0, wy = kloss_weight(w, y);
+    for (int64_t j = 0; j < g.cls; j++) {
+      if (j == y) continue;
+      double z = margin - xy + mck_getf(x, xo + j * g.sc);
+      if (z > 0) sum += (p == 1 ? z : z * z) * wy;
+    }
+    kloss_put(&a, r, sum / (double)g.cls);
+  }
+  kloss_finish(&a);
+  return 0;
+}
+
+/* aten::multilabel_margin_loss(self, target, reduction=1): target rows of class indices ended
+ * by the first -1; per row, sum over those y and the classes j not among them of
+ * max(0, 1 - x[y] + x[j]) / C. */
+static inline int kloss_multilabel_margin_loss(mck_ctx *c, mck_arg *out, int nout,
+                                               const mck_arg *in, int nin) {
+  (void)nout;
+  const char *op = "aten::multilabel_margin_loss";
+  int red = kloss_reduction(c, op, in, nin, 2);
+  if (red < 0) return -1;
+  if (nin < 2 || in[0].kind != MCK_TENSOR || in[1].kind != MCK_TENSOR)
+    return mck_fail(c, "%s: expects self and target tensors", op);
+  const mck_tensor *x = in[0].u.t, *t = in[1].u.t;
+  if (kloss_float_dtype(c, op, "input", x)) return -1;
+  kloss_rows g, gt;
+  kloss_rows_of(x, &g);
+  if (x->ndim > 2 || (x->ndim >= 1 && g.cls == 0))
+    return mck_fail(c, "%s: Expected non-empty vector or matrix with optional 0-dim batch size", op);
+  if (t->dtype != MCK_I64) return mck_fail(c, "%s: expected scalar type Long but found %s", op, mck_dtype_name(t->dtype));
+  int same = t->ndim == x->ndim;
+  for (int d = 0; same && d < x->ndim; d++) same = t->shape[d] == x->shape[d];
+  if (!same) return mck_fail(c, "%s: inconsistent size for argument #2 'target' (the input's shape expected)", op);
+  if (red == KLOSS_MEAN && g.n == 0) return mck_fail(c, "%s: the mean of an empty batch is not supported", op);
+  kloss_rows_of(t, &gt);
+  if (!c->meta)
+    for (int64_t r = 0; r < g.n; r++)
+      for (int64_t j = 0; j < g.cls; j++) {
+        int64_t y = mck_geti(t, t->offset + r * gt.sr + j * gt.sc);
+        if (y < -1 || y >= g.cls) return mck_fail(c, "%s: argument #2 'target' is out of range", op);
+      }
+  int64_t osh[1] = {g.n};
+  if (kloss_out(c, out, x->ndim == 2 ? red : KLOSS_SUM, x->dtype, 1, osh)) return -1;
+  if (c->meta) return 0;
+  unsigned char *is_t = (unsigned char *)malloc((size_t)(g.cls > 0 ? g.cls : 1));
+  if (!is_t) return mck_fail(c, "%s: out of memory", op);
+  kloss_acc a = {out[0].u.t, red, 0, 0};
+  for (int64_t r = 0; r < g.n; r++) {
+    int64_t xo = x->offset + r * g.sr, to = t->offset + r * gt.sr;
+    memset(is_t, 0, (size_t)(g.cls > 0 ? g.cls : 1));
+    for (int64_t k = 0; k < g.cls; k++) {
+      int64_t y = mck_geti(t, to + k * gt.sc);
+      if (y < 0) break;
+      is_t[y] = 1;
+    }
+    double sum = 0;
+    for (int64_t k = 0; k < g.cls; k++) {
+      int64_t y = mck_geti(t, to + k * gt.sc);
+      if (y < 0) break;
+      double xy = mck_getf(x, xo + y * g.sc);
+      for (int64_t j = 0; j < g.cls; j++) {
+        if (is_t[j]) continue;
+        double z = 1 - xy + mck_getf(x, xo + j * g.sc);
+        if (z > 0) sum += z;
+      }
+    }
+    kloss_put(&a, r, sum / (double)g.cls);
+  }
+  free(is_t);
+  kloss_finish(&a);
   return 0;
 }
 

@@ -57,7 +57,13 @@ static const OpDef rows[] = {
     LOSS("triplet_margin_loss", kloss_triplet_margin_loss, 3, 8,
          "(Tensor anchor, Tensor positive, Tensor negative, float margin=1., float p=2., float eps=9.9999999999999995e-07, bool swap=False, int reduction=1) -> Tensor",
          "max(0, margin + ||a - p + eps||_p - ||a - n + eps||_p) over the last dim (swap: min with ||p - n||)"),
+    LOSS("multi_margin_loss", kloss_multi_margin_loss, 2, 6,
+         "(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1) -> Tensor",
+         "per row: sum over j != y of max(0, margin - x[y] + x[j])^p (times weight[y]) / C; p 1 or 2"),
+    LOSS("multilabel_margin_loss", kloss_multilabel_margin_loss, 2, 3,
+         "(Tensor self, Tensor target, int reduction=1) -> Tensor",
+         "per row: sum over the target classes y (up to the first -1) and the others j of max(0, 1 - x[y] + x[j]) / C"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 17, "loss op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 19, "loss op table size");
 
-const OpFamily ops_family_loss = {"loss", rows, (int)(sizeof rows / sizeof rows[0]), "k_loss.h"};
+const OpFamily ops_family_loss = {"loss", rows, (int)(sizeof rows / sizeof rows[0])};

@@ -3,8 +3,8 @@ and without (h0, c0), nn.GRU, nn.RNN with relu, an LSTMCell loop over time (trac
 decomposition into linear, unsafe_chunk and activations), the cell ops in a scripted module,
 and models ending in losses (cross_entropy with label smoothing and ignore_index, and with class
 probabilities; nll_loss with weights, binary cross entropy with and without logits, kl_div,
-triplet margin, hinge embedding, poisson nll; the regression losses, which trace
-aten::broadcast_tensors before the loss). The kernel cases (tests/kernels/cases_rnn.py,
+triplet margin, hinge embedding, poisson nll, multi-class margins; the regression losses, which
+trace aten::broadcast_tensors before the loss). The kernel cases (tests/kernels/cases_rnn.py,
 cases_loss.py) carry the numerics of every option."""
 import torch
 import torch.nn as nn
@@ -111,7 +111,7 @@ class Losses(nn.Module):
         super().__init__()
         self.register_buffer("w", torch.tensor([0.5, 1.0, 2.0, 1.5]))
 
-    def forward(self, x, y, t, p):
+    def forward(self, x, y, t, p, labels):
         lp = F.log_softmax(x, 1)
         return (F.nll_loss(lp, t, weight=self.w, reduction="sum"),
                 F.binary_cross_entropy_with_logits(x, p, pos_weight=self.w),
@@ -119,7 +119,9 @@ class Losses(nn.Module):
                 F.binary_cross_entropy(torch.sigmoid(x), p, reduction="none"),
                 F.triplet_margin_loss(x, y, p, margin=0.5),
                 F.hinge_embedding_loss(x, torch.sign(y), margin=0.5),
-                F.poisson_nll_loss(x, p * 3, full=True))
+                F.poisson_nll_loss(x, p * 3, full=True),
+                F.multi_margin_loss(x, t, p=2, margin=0.7, weight=self.w),
+                F.multilabel_margin_loss(x, labels))
 
 
 class Regression(nn.Module):
@@ -150,7 +152,8 @@ CASES = [
     dict(name="rnn_loss_cross_entropy", module=CrossEntropy, format="json", atol=1e-5,
          inputs=lambda: [torch.randn(7, 6), torch.tensor([0, 2, 4, 1, 2, 3, 0])]),
     dict(name="rnn_loss_others", module=Losses, format="json", atol=1e-5,
-         inputs=lambda: [torch.randn(3, 4), torch.randn(3, 4), torch.tensor([3, 0, 1]), torch.rand(3, 4)]),
+         inputs=lambda: [torch.randn(3, 4), torch.randn(3, 4), torch.tensor([3, 0, 1]), torch.rand(3, 4),
+                         torch.tensor([[3, 0, -1, 0], [1, -1, 2, 2], [0, 1, 2, 3]])]),
     dict(name="rnn_loss_regression", module=Regression, format="json", atol=1e-5,
          inputs=lambda: [torch.randn(5, 4), torch.randn(5, 3)]),
 ]

@@ -4,7 +4,8 @@ every rank with weights, ignore_index (all targets ignored: NaN mean) and uint8 
 cross_entropy_loss with class indices and class probabilities, weights, ignore_index and label
 smoothing; binary cross entropy with weight and pos_weight; and the inputs PyTorch refuses
 (out-of-range targets, inputs outside [0, 1], bad reductions, bad shapes). Expected values come
-from PyTorch (torch.ops.aten)."""
+from PyTorch (torch.ops.aten). Also multi_margin_loss (p 1 and 2, weights) and
+multilabel_margin_loss (targets ended by -1, repeated labels)."""
 import torch
 
 A = torch.ops.aten
@@ -212,3 +213,31 @@ def cases(w):
     w.error("aten::cosine_embedding_loss", [torch.randn(4, 3), torch.randn(4, 3), torch.ones(4, 1)])
     w.error("aten::cosine_embedding_loss", [torch.randn(4), torch.randn(4), torch.ones(4)])
     w.error("aten::triplet_margin_loss", [a, b, n[0]])
+
+    # multi_margin_loss, multilabel_margin_loss
+    for dt in (F32, F64):
+        x = torch.randn(4, 5, dtype=dt)
+        t = torch.tensor([0, 4, 2, 2])
+        wt = torch.rand(5, dtype=dt)
+        lab = torch.tensor([[1, 3, -1, 0, 0], [4, -1, 2, 2, 2], [0, 1, 2, 3, 4], [-1, 0, 1, 1, 1]])
+        for red in (0, 1, 2):
+            case(w, "multi_margin_loss", [x, t, 1, 1.0, None, red], dt)
+            case(w, "multi_margin_loss", [x, t, 2, 0.5, wt, red], dt)
+            case(w, "multi_margin_loss", [x[1], torch.tensor(3), 1, 2.0, None, red], dt)
+            case(w, "multilabel_margin_loss", [x, lab, red], dt)
+            case(w, "multilabel_margin_loss", [x[0], lab[0], red], dt)
+    x = torch.randn(3, 4)
+    case(w, "multi_margin_loss", [x, torch.tensor([1, 0, 3])])
+    case(w, "multi_margin_loss", [x[0], torch.tensor([2]), 1, 1.0, None, 0])
+    case(w, "multi_margin_loss", [noncontig(x), torch.tensor([1, 0, 3]), 2, 1.0, torch.rand(2, 2), 0])
+    case(w, "multilabel_margin_loss", [x, torch.tensor([[1, 1, -1, 0], [3, 2, 1, 0], [-1, 3, 3, 3]])])
+    case(w, "multilabel_margin_loss", [x.t(), torch.tensor([[1, 0, -1]] * 4), 0])
+    w.error("aten::multi_margin_loss", [x, torch.tensor([1, 0, 3]), 3, 1.0, None, 0])
+    w.error("aten::multi_margin_loss", [x, torch.tensor([1, 0, 3]).int(), 1, 1.0, None, 0])
+    w.error("aten::multi_margin_loss", [x, torch.tensor([[1], [0], [3]]), 1, 1.0, None, 0])
+    w.error("aten::multi_margin_loss", [x, torch.tensor([1, 0, 3]), 1, 1.0, torch.ones(4).double(), 0])
+    w.error("aten::multilabel_margin_loss", [x, torch.tensor([[1, -1, 0]] * 3), 0])
+    w.error("aten::multilabel_margin_loss", [x, torch.tensor([[1, -1, 0, 0]] * 3).int(), 0])
+    if HARNESS_DATA_ERRORS:
+        w.error("aten::multi_margin_loss", [x, torch.tensor([1, 0, 4]), 1, 1.0, None, 0])
+        w.error("aten::multilabel_margin_loss", [x, torch.tensor([[1, -2, 0, 0]] * 3), 0])

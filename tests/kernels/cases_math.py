@@ -302,7 +302,7 @@ BINARY = {
     "float_power": (torch.float_power, True, True), "heaviside": (torch.heaviside, True, False),
     "nextafter": (torch.nextafter, True, False), "ldexp": (torch.ldexp, True, False),
     "gcd": (torch.gcd, True, False), "lcm": (torch.lcm, True, False),
-    "__lshift__": (lambda a, b: a << b, True, True), "__rshift__": (lambda a, b: a >> b, True, True),
+    "__lshift__": (lambda a, b: a << b, False, True), "__rshift__": (lambda a, b: a >> b, False, True),
     "bitwise_left_shift": (torch.bitwise_left_shift, True, True),
     "bitwise_right_shift": (torch.bitwise_right_shift, True, True),
 }

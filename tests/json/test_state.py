@@ -170,6 +170,20 @@ class StateTest(unittest.TestCase):
         self.assertEqual(sorted(i["state"] for _, i in self.state_inputs(doc)), ["acc", "n"])
         self.assertEqual(int(m.n), 7)
 
+    def test_counter_buffer_scripted(self):
+        m = Counter()
+        path, doc = self.export(m, (torch.randn(2, 4),), "counter_script", method="script")
+        st = self.state_inputs(doc)
+        self.assertEqual(sorted(i["state"] for _, i in st), ["acc", "n"])
+        x = torch.randn(2, 4)
+        res = self.mc_run(path, [x.numpy()] + [np.load(mc_export.state_path(path, i["name"]))
+                                               for _, i in st], "counter_script")
+        with torch.no_grad():
+            want = m(x)
+        self.close(res("output", 0), want[0], "y * n")
+        for k, i in st:
+            self.close(res("input", k), m.state_dict()[i["state"]], i["state"])
+
     def test_batchnorm_train(self):
         m = BNTrain()
         self.assertTrue(m.training)
@@ -261,6 +275,10 @@ class StateTest(unittest.TestCase):
         with self.assertRaises(mc_export.ExportError) as e:
             self.export(Reassign(), (torch.ones(2),), "reassign")
         self.assertIn("copy_", str(e.exception))
+        with self.assertRaises(mc_export.ExportError) as e:
+            self.export(BNTrain(), (torch.randn(4, 2, 5, 5),), "bn_script", method="script")
+        self.assertIn("module 'bn' (BatchNorm2d) is in training mode", str(e.exception))
+        self.assertIn("module.eval()", str(e.exception))
 
     def test_error_note_points_at_user_line(self):
         m = torch.nn.Sequential(torch.nn.Linear(3, 3)).eval()

@@ -843,6 +843,43 @@ static bool json_nodes(JsonCtx *c, Block *b, const cJSON *arr) {
   return true;
 }
 
+/* ---- dynamic extents (docs/graph-json.md, "Dynamic shapes") ----------------------------------
+ * "dims": [null | {"name": "batch", "min": 1, "max": 8}, ...], one per extent of the input's
+ * example shape: min >= 0, min <= example <= max, and Dims that share a name share bounds. */
+static bool json_input_dims(JsonCtx *c, const cJSON *e, Value *param, int ndim, const int64_t *shape) {
+  const cJSON *dims = cJSON_GetObjectItemCaseSensitive(e, "dims");
+  if (!dims || cJSON_IsNull(dims)) return true;
+  if (!json_want(c, dims, cJSON_IsArray(dims), "an array of Dims (null or {\"name\", \"min\", \"max\"})"))
+    return false;
+  if (cJSON_GetArraySize(dims) != ndim)
+    return json_err(c, dims, "dims has %d entries, but the example shape has %d extents", cJSON_GetArraySize(dims), ndim);
+  int axis = 0;
+  for (const cJSON *d = dims->child; d; d = d->next, axis++) {
+    if (cJSON_IsNull(d)) continue;
+    if (!json_want(c, d, cJSON_IsObject(d), "null or a Dim {\"name\", \"min\", \"max\"}")) return false;
+    const char *name = json_string(c, d, "name", true);
+    const cJSON *mn = json_member(c, d, "min", true), *mx = json_member(c, d, "max", true);
+    int64_t lo, hi;
+    if (!name || !mn || !mx || !json_int(c, mn, &lo) || !json_int(c, mx, &hi)) return false;
+    if (!name[0]) return json_err(c, d, "a Dim needs a name");
+    if (lo < 0) return json_err(c, mn, "Dim '%s': min %lld is negative", name, (long long)lo);
+    if (lo > shape[axis] || shape[axis] > hi)
+      return json_err(c, d, "Dim '%s': the example's extent %lld in dim %d is not within [%lld, %lld]", name,
+                      (long long)shape[axis], axis, (long long)lo, (long long)hi);
+    Graph *g = c->g;
+    for (int k = 0; k < g->ndims; k++)
+      if (strcmp(g->dims[k].name, name) == 0 && (g->dims[k].min != lo || g->dims[k].max != hi))
+        return json_err(c, d, "Dim '%s' has bounds [%lld, %lld] here but [%lld, %lld] on another input", name,
+                        (long long)lo, (long long)hi, (long long)g->dims[k].min, (long long)g->dims[k].max);
+    IrDim *nd = arena_alloc(c->a, sizeof *nd * (size_t)(g->ndims + 1));
+    if (g->ndims) memcpy(nd, g->dims, sizeof *nd * (size_t)g->ndims);
+    nd[g->ndims] = (IrDim){arena_strdup(c->a, name), lo, hi, param, axis};
+    g->dims = nd;
+    g->ndims++;
+  }
+  return true;
+}
+
 /* ---- top level ---------------------------------------------------------------------------- */
 static bool json_graph_input(JsonCtx *c, const cJSON *e) {
   const char *name;
@@ -871,7 +908,9 @@ static bool json_graph_input(JsonCtx *c, const cJSON *e) {
       memcpy(nt->strides, ty->strides, sizeof nt->strides);
     ty = nt;
   }
-  ir_block_add_param(c->g->top, ty, name)->loc = json_item_loc(c, e);
+  Value *p = ir_block_add_param(c->g->top, ty, name);
+  p->loc = json_item_loc(c, e);
+  if (ty->kind == TY_TENSOR && !json_input_dims(c, e, p, ty->ndim, ty->shape)) return false;
   return true;
 }
 

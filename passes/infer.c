@@ -12,6 +12,7 @@
  * by its taken block. A shape PyTorch recorded in the dump that disagrees with the inferred one
  * is reported: it means a kernel and PyTorch disagree. */
 #include "pass.h"
+#include "dynshape.h"
 #include "ops/ops.h"
 
 #include <math.h>
@@ -242,7 +243,170 @@ typedef struct Infer {
   Arena *scratch;
   int errs;
   int first_new_node; /* nodes with a smaller id were in the graph before infer ran */
+  /* Graphs with dynamic extents (Graph.dims, docs/dynamic.md); all NULL for static graphs. By
+   * value id: dyn[id] = 1 when the value may depend on a dynamic extent (it is then never
+   * folded), ex[id] its value at the example's sizes where known (exk[id] = 1). */
+  char *dyn, *exk;
+  mck_arg *ex;
+  int ncap;
 } Infer;
+
+/* ---- dynamic extents ----------------------------------------------------------------------
+ * Nothing that depends on a dynamic extent becomes a constant: sizes of such tensors and every
+ * scalar computed from them stay nodes that the generated code computes at run time. Types are
+ * still inferred at the example's sizes (the example values of those scalars, kept beside the
+ * graph in ex[], feed the shape rules), so the graph keeps complete types; dynshape.c computes
+ * the shapes at the Dims' bounds for the memory plan. */
+static void set_type_from_arg(Infer *in, Value *v, const mck_arg *a, const Node *n);
+
+static bool dyn_room(Infer *in, int id) {
+  if (id < in->ncap) return true;
+  int cap = in->g->next_value_id + 64;
+  if (cap <= id) cap = id + 64;
+  char *d = realloc(in->dyn, (size_t)cap), *k = realloc(in->exk, (size_t)cap);
+  if (d) in->dyn = d;
+  if (k) in->exk = k;
+  mck_arg *x = realloc(in->ex, sizeof *x * (size_t)cap);
+  if (x) in->ex = x;
+  if (!d || !k || !x) return false;
+  memset(in->dyn + in->ncap, 0, (size_t)(cap - in->ncap));
+  memset(in->exk + in->ncap, 0, (size_t)(cap - in->ncap));
+  memset(in->ex + in->ncap, 0, sizeof *x * (size_t)(cap - in->ncap));
+  in->ncap = cap;
+  return true;
+}
+
+static bool is_dyn(const Infer *in, const Value *v) { return in->dyn && v->id < in->ncap && in->dyn[v->id]; }
+
+static void mark_dyn(Infer *in, const Value *v, const mck_arg *ex) {
+  if (!dyn_room(in, v->id)) return;
+  in->dyn[v->id] = 1;
+  if (ex && ex->kind != MCK_UNKNOWN) {
+    in->ex[v->id] = *ex;
+    in->exk[v->id] = 1;
+  }
+}
+
+/* Runs kernel node n for real on its inputs' (example) values, as fold_node does, without
+ * making constants: the results stay in na->out. false when a value is not known. */
+static bool example_run(Infer *in, const OpDef *op, NodeArgs *na) {
+  mck_ctx ctx = {0};
+  ctx.meta = 1;
+  if (op->kernel(&ctx, na->out, na->nout, na->in, na->nin) != 0) return false;
+  for (int i = 0; i < na->nout; i++) {
+    if (na->out[i].kind != MCK_TENSOR) continue;
+    mck_tensor *t = na->out[i].u.t;
+    int64_t numel = mck_numel(t);
+    if (numel < 0 || numel > FOLD_SMALL_NUMEL) return false;
+    if (t->offset == -1) t->offset = 0;
+    if (!(op->flags & OPF_MAYBE_VIEW) || t->data == NULL) {
+      mck_contiguous_strides(t);
+      t->offset = 0;
+      t->data = arena_alloc(in->scratch, (size_t)(numel ? numel : 1) * mck_dtype_size(t->dtype));
+    }
+  }
+  ctx.meta = 0;
+  if (op->kernel(&ctx, na->out, na->nout, na->in, na->nin) != 0) return false;
+  for (int i = 0; i < na->nout; i++)
+    if (na->out[i].kind == MCK_UNKNOWN) return false;
+  return true;
+}
+
+/* Kernel node n with an input that depends on a dynamic extent: typed at the example's sizes,
+ * its outputs marked, never folded. Returns false when n has no such input. */
+static bool infer_dynamic_node(Infer *in, Node *n, const OpDef *op) {
+  if (!in->dyn) return false;
+  bool tainted = false, have = op->effect == EFF_PURE && !(op->flags & OPF_NONDET);
+  NodeArgs na;
+  node_args(in->scratch, n, &na);
+  for (int i = 0; i < n->ninputs; i++) {
+    const Value *v = n->inputs[i];
+    if (is_dyn(in, v)) {
+      tainted = true;
+      if (in->exk[v->id]) na.in[i] = in->ex[v->id];
+      else have = false;
+    } else {
+      mck_arg tmp;
+      have = have && arg_of(in->scratch, v, &tmp);
+    }
+  }
+  if (!tainted) return false;
+  for (int i = 0; i < n->noutputs; i++)
+    if (n->outputs[i]->type->kind == TY_TENSOR && storage_written(in->g, n->outputs[i])) have = false;
+  bool ran = have && example_run(in, op, &na);
+  if (!ran) {
+    for (int i = 0; i < na.nout; i++) out_arg(in->scratch, n->outputs[i], &na.out[i]);
+    mck_ctx ctx = {0};
+    ctx.meta = 1;
+    if (op->kernel(&ctx, na.out, na.nout, na.in, na.nin) != 0) {
+      diag_error(in->c->diag, n->loc, "%s", ctx.err[0] ? ctx.err : "invalid arguments");
+      if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+      in->errs++;
+      return true;
+    }
+  }
+  for (int i = 0; i < na.nout; i++) {
+    set_type_from_arg(in, n->outputs[i], &na.out[i], n);
+    bool shape_only = (op->flags & OPF_SHAPE_ONLY) && na.out[i].kind != MCK_TENSOR;
+    mark_dyn(in, n->outputs[i], ran || shape_only ? &na.out[i] : NULL);
+  }
+  return true;
+}
+
+/* A list of scalars with an element that depends on a dynamic extent: kept (not folded),
+ * marked, with its example value when every element has one. */
+static bool infer_dynamic_list(Infer *in, Node *n) {
+  if (!in->dyn) return false;
+  bool tainted = false, have = true;
+  for (int i = 0; i < n->ninputs; i++) tainted |= is_dyn(in, n->inputs[i]);
+  if (!tainted) return false;
+  const Type *el = n->outputs[0]->type->elem;
+  bool fl = el && el->kind == TY_FLOAT;
+  mck_arg a = {0};
+  a.kind = fl ? MCK_FLOATS : el && el->kind == TY_BOOL ? MCK_BOOLS : MCK_INTS;
+  a.n = n->ninputs;
+  a.u.ints = arena_alloc(in->scratch, sizeof(int64_t) * (size_t)(n->ninputs + 1));
+  double *fs = arena_alloc(in->scratch, sizeof(double) * (size_t)(n->ninputs + 1));
+  if (fl) a.u.floats = fs;
+  for (int i = 0; i < n->ninputs && have; i++) {
+    const Value *v = n->inputs[i];
+    mck_arg x;
+    if (is_dyn(in, v)) {
+      if (!in->exk[v->id]) {
+        have = false;
+        break;
+      }
+      x = in->ex[v->id];
+    } else if (!arg_of(in->scratch, v, &x)) {
+      have = false;
+      break;
+    }
+    if (x.kind != MCK_INT && x.kind != MCK_BOOL_ARG && x.kind != MCK_FLOAT) {
+      have = false;
+      break;
+    }
+    if (fl) fs[i] = x.kind == MCK_FLOAT ? x.u.f : (double)x.u.i;
+    else a.u.ints[i] = x.kind == MCK_FLOAT ? (int64_t)x.u.f : x.u.i;
+  }
+  bool tensors = el && (el->kind == TY_TENSOR || el->kind == TY_OPTIONAL);
+  mark_dyn(in, n->outputs[0], have && !tensors ? &a : NULL);
+  return true;
+}
+
+/* Splitting tensor x (the list's source) into pieces along `dim` is only right when that
+ * extent is the same at every size of the Dims. */
+static bool pieces_fixed(Infer *in, const Node *d, int64_t dim, const Node *at) {
+  if (!in->dyn || !d || d->ninputs < 1 || !is_dyn(in, d->inputs[0])) return true;
+  const Value *x = d->inputs[0];
+  int64_t nd = x->type->ndim;
+  int64_t ax = dim < 0 ? dim + nd : dim;
+  if (d->owner == in->g->top && ax >= 0 && ax < nd && dyn_extent_fixed(in->g, x, (int)ax, d)) return true;
+  diag_error(in->c->diag, at->loc, "'%s' splits %%%s along dim %lld, whose size depends on a dynamic extent (Dim); "
+             "this is not supported yet", d->kind, x->name, (long long)dim);
+  if (d->py_loc) diag_note(in->c->diag, at->loc, "from PyTorch code at %s", d->py_loc);
+  in->errs++;
+  return false;
+}
 
 static void set_type_from_arg(Infer *in, Value *v, const mck_arg *a, const Node *n) {
   if (a->kind != MCK_TENSOR || v->type->kind == TY_LIST) return;
@@ -425,6 +589,7 @@ static void list_args_of_pieces(Infer *in, Node *n) {
     if (l->type->kind != TY_LIST) continue;
     int k = list_pieces(l->def, &dim, starts, ends);
     if (k < 0) continue;
+    if (!pieces_fixed(in, l->def, dim, n)) return;
     Value **vs = arena_alloc(in->scratch, sizeof(Value *) * (size_t)(k + 1));
     for (int j = 0; j < k && !in->errs; j++) {
       vs[j] = piece_view(in, n, l->def, dim, starts[j], ends[j]);
@@ -467,6 +632,7 @@ static void infer_kernel_node(Infer *in, Node *n, const OpDef *op) {
       return;
     }
   }
+  if (infer_dynamic_node(in, n, op)) return;
   if (fold_node(in, n, op, &na)) return;
   node_args(in->scratch, n, &na);
   mck_ctx ctx = {0};
@@ -645,6 +811,7 @@ static bool split_into_views(Infer *in, Node *n) {
   const Node *d = n->inputs[0]->def;
   int k = list_pieces(d, &dim, starts, ends);
   if (k < 0 || k != n->noutputs) return false;
+  if (!pieces_fixed(in, d, dim, n)) return true;
   Value **vs = arena_alloc(in->scratch, sizeof(Value *) * (size_t)(k + 1));
   for (int i = 0; i < k; i++) vs[i] = piece_view(in, n, d, dim, starts[i], ends[i]);
   forward_outputs(in->g, n, vs);
@@ -757,7 +924,7 @@ static void infer_node(Infer *in, Node *n) {
   if (is_struct(n, "prim::ListConstruct")) {
     const Type *el = n->outputs[0]->type->elem;
     bool scalars = el && (el->kind == TY_INT || el->kind == TY_BOOL || el->kind == TY_FLOAT);
-    if (!scalars) return;
+    if (infer_dynamic_list(in, n) || !scalars) return;
     int64_t *xs = arena_alloc(g->arena, sizeof(int64_t) * (size_t)(n->ninputs + 1));
     double *fs = arena_alloc(g->arena, sizeof(double) * (size_t)(n->ninputs + 1));
     for (int i = 0; i < n->ninputs; i++) {
@@ -817,6 +984,7 @@ static void infer_node(Infer *in, Node *n) {
     if (is_struct(n, "aten::__getitem__") && ir_constant_int(n->inputs[1], &i) && broadcast_into_views(in, n, false, i))
       return;
     int k = is_struct(n, "aten::__getitem__") && ir_constant_int(n->inputs[1], &i) ? list_pieces(src->def, &dim, starts, ends) : -1;
+    if (k >= 0 && !pieces_fixed(in, src->def, dim, n)) return;
     if (k >= 0) {
       int64_t at = i < 0 ? i + k : i;
       if (at < 0 || at >= k) {
@@ -929,7 +1097,9 @@ static void infer_block(Infer *in, Block *b) {
 }
 
 int infer_run(Graph *g, PassCtx *c) {
-  Infer in = {g, c, arena_new(), 0, g->next_node_id};
+  Infer in = {g, c, arena_new(), 0, g->next_node_id, NULL, NULL, NULL, 0};
+  for (int k = 0; k < g->ndims; k++)
+    if (g->dims[k].value) mark_dyn(&in, g->dims[k].value, NULL);
   Block *top = g->top;
   for (int i = 0; i < top->nparams; i++) {
     Value *p = top->params[i];
@@ -944,6 +1114,9 @@ int infer_run(Graph *g, PassCtx *c) {
     }
   }
   if (!in.errs) infer_block(&in, top);
+  free(in.dyn);
+  free(in.exk);
+  free(in.ex);
   arena_free(in.scratch);
   return in.errs;
 }

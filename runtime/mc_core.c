@@ -380,6 +380,59 @@ int mcc_init_in(mc_core *c, const mc_device *dev, const char *name, int ni, int 
   return MC_OK;
 }
 
+int mcc_make_dynamic(mc_core *c, int num_dims, const mc_dim_desc *dims, char **pool, size_t *left) {
+  size_t ni = c->num_inputs ? (size_t)c->num_inputs : 1, no = c->num_outputs ? (size_t)c->num_outputs : 1;
+  c->cur_in = mcc_table(pool, left, ni, sizeof *c->cur_in);
+  c->cur_out = mcc_table(pool, left, no, sizeof *c->cur_out);
+  c->dyn_owned = pool == NULL;
+  if (!c->cur_in || !c->cur_out) return MC_ENOMEM;
+  for (int i = 0; i < c->num_inputs; i++) c->cur_in[i] = c->inputs[i];
+  for (int k = 0; k < c->num_outputs; k++) {
+    c->cur_out[k] = c->outputs[k];
+    c->results[k].shape = c->cur_out[k].shape;
+    c->results[k].strides = c->cur_out[k].strides;
+  }
+  c->outputs = c->cur_out;
+  c->num_dims = num_dims;
+  c->dim_descs = dims;
+  return MC_OK;
+}
+
+/* The Dim that extent d of input i follows, or NULL. */
+static const mc_dim_desc *mcc_dim_of(const mc_core *c, int i, int d) {
+  for (int k = 0; k < c->num_dims; k++)
+    if (c->dim_descs[k].input == i && c->dim_descs[k].axis == d) return &c->dim_descs[k];
+  return NULL;
+}
+
+/* After a successful bind of input i to t: the shape it was bound with. */
+static void mcc_note_shape(mc_core *c, int i, const DLTensor *t) {
+  if (!c->cur_in) return;
+  for (int d = 0; d < t->ndim && d < MC_MAX_DIMS; d++) c->cur_in[i].shape[d] = t->shape[d];
+}
+
+/* The compact byte size of input i as bound now. */
+static size_t mcc_bound_bytes(const mc_core *c, int i) {
+  if (!c->cur_in) return c->in_bytes[i];
+  const mc_io_desc *d = &c->cur_in[i];
+  return (size_t)mcc_numel(d->ndim, d->shape) * mcc_dtype_sizes[d->dtype];
+}
+
+int mc_input_dim_bounds(const mc_model *m, int i, int d, int64_t *min, int64_t *max) {
+  if (!m) return MC_EINVAL;
+  const mc_core *c = MCC(m);
+  int rc = mcc_check_index(m, "mc_input_dim_bounds", "input", i, c->num_inputs);
+  if (rc) return rc;
+  if (d < 0 || d >= c->inputs[i].ndim)
+    return mcc_fail(m, MC_EINVAL, "mc_input_dim_bounds: input %d '%s': dim %d out of range (ndim %d)", i,
+                    mcc_io_name(&c->inputs[i]), d, c->inputs[i].ndim);
+  const mc_dim_desc *dm = mcc_dim_of(c, i, d);
+  if (min) *min = dm ? dm->min : c->inputs[i].shape[d];
+  if (max) *max = dm ? dm->max : c->inputs[i].shape[d];
+  mcc_clear_error(m);
+  return MC_OK;
+}
+
 /* Forgets the binding of s; a DLPack tensor is forgotten before its deleter runs, so it runs
  * once even if the deleter reenters the runtime. */
 static void mcc_release_binding(mc_slot *s) {
@@ -408,6 +461,10 @@ void mcc_fini(mc_core *c) {
     free(c->out_info);
     free(c->results);
     free(c->dims);
+  }
+  if (c->dyn_owned) {
+    free(c->cur_in);
+    free(c->cur_out);
   }
 #endif
   c->slots = NULL;
@@ -439,11 +496,20 @@ int mcc_check_tensor(const mc_model *m, const char *what, const char *kind, int 
                     t->ndim, desc->ndim);
   if (t->ndim > 0 && !t->shape)
     return mcc_fail(m, MC_EINVAL, "%s: %s %d '%s': NULL shape", what, kind, idx, nm);
-  for (int d = 0; d < t->ndim; d++)
-    if (t->shape[d] != desc->shape[d])
+  /* a dynamic extent of an input checked against its bounds (desc: the model's own inputs) */
+  const mc_core *cc = MCC(m);
+  int bounded = cc->num_dims > 0 && kind[0] == 'i' && desc == &cc->inputs[idx];
+  for (int d = 0; d < t->ndim; d++) {
+    const mc_dim_desc *dm = bounded ? mcc_dim_of(cc, idx, d) : NULL;
+    if (dm && (t->shape[d] < dm->min || t->shape[d] > dm->max))
+      return mcc_fail(m, MC_ESHAPE, "%s: %s %d '%s': extent %lld in dim %d is outside Dim '%s' [%lld, %lld]",
+                      what, kind, idx, nm, (long long)t->shape[d], d, dm->name ? dm->name : "?",
+                      (long long)dm->min, (long long)dm->max);
+    if (!dm && t->shape[d] != desc->shape[d])
       return mcc_fail(m, MC_ESHAPE, "%s: %s %d '%s': extent %lld in dim %d, expected %lld", what,
                       kind, idx, nm, (long long)t->shape[d], d, (long long)desc->shape[d]);
-  int64_t numel = mcc_numel(desc->ndim, desc->shape);
+  }
+  int64_t numel = mcc_numel(t->ndim, t->shape);
   if (t->strides && numel > 0) {
     int64_t want_st = 1;
     for (int d = t->ndim - 1; d >= 0; d--) {
@@ -552,11 +618,14 @@ int mc_set_input(mc_model *m, int i, const DLTensor *src) {
     return rc;
   }
   /* src may be the current binding (our copy, or a DLPack tensor's memory): copied first */
-  if (c->in_bytes[i] && (rc = c->dev->copy(m, "mc_set_input", s->copy, data, c->in_bytes[i])))
+  size_t n = c->cur_in ? (size_t)mcc_numel(src->ndim, src->shape) * mcc_dtype_sizes[c->inputs[i].dtype]
+                       : c->in_bytes[i];
+  if (n && (rc = c->dev->copy(m, "mc_set_input", s->copy, data, n)))
     return rc;
   if (s->kind != MC_SLOT_COPY) mcc_release_binding(s);
   s->kind = MC_SLOT_COPY;
   s->data = s->copy;
+  mcc_note_shape(c, i, src);
   c->outputs_valid = 0;
   mcc_clear_error(m);
   return MC_OK;
@@ -596,6 +665,7 @@ int mc_set_input_zero_copy(mc_model *m, int i, DLTensor *ext) {
                     "input owns (replacing the binding would free it)",
                     i);
   mcc_bind_external(m, i, MC_SLOT_BORROW, data, NULL);
+  mcc_note_shape(MCC(m), i, ext);
   return MC_OK;
 }
 
@@ -625,6 +695,7 @@ int mc_set_input_dlpack(mc_model *m, int i, DLManagedTensor *t) {
     if (rc) return rc;
     c->slots[i].data = data;
     c->outputs_valid = 0;
+    mcc_note_shape(c, i, &t->dl_tensor);
     mcc_clear_error(m);
     return MC_OK;
   }
@@ -633,6 +704,7 @@ int mc_set_input_dlpack(mc_model *m, int i, DLManagedTensor *t) {
     return rc;
   }
   mcc_bind_external(m, i, MC_SLOT_DLPACK, data, t);
+  mcc_note_shape(c, i, &t->dl_tensor);
   return MC_OK;
 }
 
@@ -645,10 +717,12 @@ int mc_copy_input(const mc_model *m, int i, DLTensor *dst) {
   if (c->slots[i].kind == MC_SLOT_UNBOUND)
     return mcc_fail(m, MC_EUNBOUND, "mc_copy_input: input %d '%s' was never set", i,
                     mcc_io_name(&c->inputs[i]));
-  rc = mcc_check_tensor(m, "mc_copy_input", "input", i, &c->inputs[i], dst, 0, &data);
+  /* a dynamic model's input is copied out with the shape it is bound with */
+  rc = mcc_check_tensor(m, "mc_copy_input", "input", i, c->cur_in ? &c->cur_in[i] : &c->inputs[i], dst, 0,
+                        &data);
   if (rc) return rc;
-  if (c->in_bytes[i] &&
-      (rc = c->dev->copy(m, "mc_copy_input", data, c->slots[i].data, c->in_bytes[i])))
+  size_t n = mcc_bound_bytes(c, i);
+  if (n && (rc = c->dev->copy(m, "mc_copy_input", data, c->slots[i].data, n)))
     return rc;
   mcc_clear_error(m);
   return MC_OK;
@@ -665,6 +739,21 @@ int mcc_run_begin(mc_model *m) {
                       mcc_io_name(&c->inputs[i]));
     c->in[i] = c->slots[i].data;
   }
+  /* inputs that share a Dim must agree (each was checked against the bounds when bound) */
+  for (int j = 0; j < c->num_dims; j++) {
+    const mc_dim_desc *a = &c->dim_descs[j];
+    for (int k = 0; k < j; k++) {
+      const mc_dim_desc *b = &c->dim_descs[k];
+      if (!a->name || !b->name || strcmp(a->name, b->name) != 0) continue;
+      int64_t x = c->cur_in[a->input].shape[a->axis], y = c->cur_in[b->input].shape[b->axis];
+      if (x != y)
+        return mcc_fail(m, MC_ESHAPE,
+                        "mc_run: Dim '%s' is %lld in input %d '%s' (dim %d) but %lld in input %d '%s' (dim %d)",
+                        a->name, (long long)y, b->input, mcc_io_name(&c->inputs[b->input]), b->axis, (long long)x,
+                        a->input, mcc_io_name(&c->inputs[a->input]), a->axis);
+      break;
+    }
+  }
   for (int k = 0; k < c->num_outputs; k++) c->out[k] = NULL;
   return MC_OK;
 }
@@ -673,7 +762,8 @@ int mcc_run_end(mc_model *m, int rc, char *err) {
   mc_core *c = MCC(m);
   if (rc != 0) {
     err[255] = '\0';
-    return mcc_fail(m, MC_ERUN, "mc_run: model '%s': %s", mcc_model_name(m),
+    /* a dynamic model's shape that does not fit its plan returns MC_ESHAPE (-3) */
+    return mcc_fail(m, rc == MC_ESHAPE ? MC_ESHAPE : MC_ERUN, "mc_run: model '%s': %s", mcc_model_name(m),
                     err[0] ? err : "run failed without a message");
   }
   for (int k = 0; k < c->num_outputs; k++) {

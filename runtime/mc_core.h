@@ -84,6 +84,13 @@ typedef struct mc_core {
   size_t *in_bytes;   /* compact size of each input */
   int outputs_valid;
   int pooled; /* tables in the caller's memory (mcc_init_in): mcc_fini frees none */
+  /* A model with dynamic extents (mcc_make_dynamic): its Dims; cur_in holds the shapes the
+   * inputs are bound with, and `outputs` points to cur_out, the shapes of the last run (results
+   * read them); inputs keeps the bounds (shapes at max). NULL / 0 for a static model. */
+  int num_dims;
+  const mc_dim_desc *dim_descs;
+  mc_io_desc *cur_in, *cur_out;
+  int dyn_owned; /* cur_in / cur_out were allocated by mcc_make_dynamic */
   char err[MC_ERR_LEN];
 } mc_core;
 
@@ -119,6 +126,9 @@ int mcc_init_in(mc_core *c, const mc_device *dev, const char *name, int num_inpu
                 int num_outputs, const mc_io_desc *inputs, const mc_io_desc *outputs,
                 int device_id, char **pool, size_t *left);
 size_t mcc_tables_bytes(int num_inputs, int num_outputs);
+/* Makes c (just initialised) a model with dynamic extents: the tables of current shapes from
+ * [*pool, *pool + *left) when pool is not NULL, else allocated. MC_OK or MC_ENOMEM. */
+int mcc_make_dynamic(mc_core *c, int num_dims, const mc_dim_desc *dims, char **pool, size_t *left);
 /* Releases every binding (deleters, copy buffers) and frees what mcc_init allocated. */
 void mcc_fini(mc_core *c);
 

@@ -30,6 +30,7 @@ struct mc_model {
   char *copies; /* made in the caller's memory: the inputs' copy buffers, each 64-rounded */
   int in_caller_memory; /* mc_model_new_in: nothing to free */
   int nthreads; /* mc_set_num_threads; 0: never set (1) */
+  const mc_model_dyn *dyn; /* a model with dynamic extents (mc_model_new_dyn), else NULL */
 };
 
 /* MC_MEMORY_BYTES (mc_runtime.h) bounds what mc_model_new_in takes: checked here, at build
@@ -227,6 +228,48 @@ mc_model *mc_model_new_in(const mc_model_def *def, void *mem, size_t bytes) {
   return m;
 }
 
+/* A model with dynamic extents: the static model of dyn->def, then the tables of current shapes
+ * (docs/dynamic.md). */
+static int mc_dyn_ok(const mc_model_dyn *dyn) {
+  if (!dyn || !dyn->def || !dyn->run || dyn->num_dims < 0 || (dyn->num_dims && !dyn->dims)) return 0;
+  const mc_model_def *def = dyn->def;
+  for (int k = 0; k < dyn->num_dims; k++) {
+    const mc_dim_desc *dm = &dyn->dims[k];
+    if (dm->input < 0 || dm->input >= def->num_inputs || dm->axis < 0 || dm->axis >= def->inputs[dm->input].ndim ||
+        dm->min < 0 || dm->min > dm->max || dm->max != def->inputs[dm->input].shape[dm->axis])
+      return 0;
+  }
+  return 1;
+}
+
+mc_model *mc_model_new_dyn(const mc_model_dyn *dyn) {
+  if (!mc_dyn_ok(dyn)) return NULL;
+  mc_model *m = mc_model_new(dyn->def);
+  if (!m) return NULL;
+  m->dyn = dyn;
+  if (mcc_make_dynamic(&m->core, dyn->num_dims, dyn->dims, NULL, NULL)) {
+    mc_model_destroy(m);
+    return NULL;
+  }
+  return m;
+}
+
+mc_model *mc_model_new_dyn_in(const mc_model_dyn *dyn, void *mem, size_t bytes) {
+  if (!mc_dyn_ok(dyn)) return NULL;
+  size_t need = mc_model_memory_bytes(dyn->def);
+  const mc_model_def *def = dyn->def;
+  size_t extra = MC_DYN_MEMORY_BYTES(def->num_inputs, def->num_outputs);
+  need = mc_round64(need);
+  if (!need || need > (size_t)PTRDIFF_MAX - extra || bytes < need + extra) return NULL;
+  mc_model *m = mc_model_new_in(def, mem, need);
+  if (!m) return NULL;
+  char *p = (char *)mem + need;
+  size_t left = extra;
+  m->dyn = dyn;
+  if (mcc_make_dynamic(&m->core, dyn->num_dims, dyn->dims, &p, &left)) return NULL;
+  return m;
+}
+
 void mc_model_destroy(mc_model *m) {
   if (!m) return;
   mcc_fini(&m->core);
@@ -270,7 +313,10 @@ int mc_run(mc_model *m) {
   char err[256] = {0};
   int saved_nthreads = mc_run_nthreads;
   mc_run_nthreads = m->nthreads > 0 ? m->nthreads : 1;
-  rc = m->def->run(m->core.in, m->arena, m->core.out, err);
+  if (m->dyn)
+    rc = m->dyn->run(m->core.cur_in, m->core.in, m->arena, m->core.out, m->core.cur_out, err);
+  else
+    rc = m->def->run(m->core.in, m->arena, m->core.out, err);
   mc_run_nthreads = saved_nthreads;
   return mcc_run_end(m, rc, err);
 }

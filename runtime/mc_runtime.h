@@ -114,6 +114,10 @@ DLManagedTensor *mc_get_output_dlpack(mc_model *m, int i); /* caller owns; outli
 int mc_copy_input(const mc_model *m, int i, DLTensor *dst);
 const char *mc_last_error(const mc_model *m);
 int mc_input_is_mutated(const mc_model *m, int i);
+/* Bounds of extent d of input i: *min == *max for a fixed extent; an extent that follows a Dim
+ * (a model compiled with dynamic shapes, docs/dynamic.md) may be bound with any size in
+ * [*min, *max], and mc_input_info's shape holds *max. Either pointer may be NULL. */
+int mc_input_dim_bounds(const mc_model *m, int i, int d, int64_t *min, int64_t *max);
 /* Threads the model's large float32 products (convolution, linear, matmul) may use in mc_run;
  * n >= 1 (else MC_EINVAL), default 1. Generated code built without POSIX threads (tcc, `mc
  * run`, -DMC_NO_THREADS) ignores it; results do not depend on n. */
@@ -145,6 +149,29 @@ typedef struct mc_model_def {
 } mc_model_def;
 
 mc_model *mc_model_new(const mc_model_def *def); /* NULL on allocation failure */
+
+/* A model with dynamic extents (docs/dynamic.md): def describes it at the Dims' upper bounds
+ * (inputs' shapes; arena_bytes holds every value at any size within the bounds) and its run
+ * refuses to run; this run takes the bound inputs' shapes and reports the outputs'. */
+typedef struct mc_dim_desc {
+  int input, axis;  /* extent `axis` of input `input` */
+  const char *name; /* the Dim: extents sharing a name are one size */
+  int64_t min, max;
+} mc_dim_desc;
+typedef struct mc_model_dyn {
+  const mc_model_def *def;
+  int num_dims;
+  const mc_dim_desc *dims;
+  /* in_desc[i].shape: the extents of input i as bound; sets out_desc[k]'s shape and strides to
+   * those of output k (same dtype and ndim as def's). Otherwise as mc_model_def.run. */
+  int (*run)(const mc_io_desc *in_desc, void *const *in, void *arena, void **out, mc_io_desc *out_desc,
+             char *err);
+} mc_model_dyn;
+mc_model *mc_model_new_dyn(const mc_model_dyn *dyn); /* NULL on allocation failure */
+/* In the caller's memory, as mc_model_new_in; MC_DYN_MEMORY_BYTES(NI, NO) more than the static
+ * model's MC_MEMORY_BYTES (the tables of current shapes). */
+mc_model *mc_model_new_dyn_in(const mc_model_dyn *dyn, void *mem, size_t bytes);
+#define MC_DYN_MEMORY_BYTES(NI, NO) (((size_t)(NI) + (size_t)(NO) + 1u) * sizeof(mc_io_desc) + 64u)
 /* The same in the caller's memory (64-byte aligned, `bytes` long; NULL if misaligned, too
  * small or def malformed): the model, its arena, a copy buffer per input and the tables all
  * live there, nothing is allocated, and mc_model_destroy frees nothing (it still releases the

@@ -63,6 +63,9 @@ int plan_graph(Graph *g, Plan *p, Diag *d);
  * anything larger is refused with a diagnostic. Sizes are computed with overflow checks. */
 #define PLAN_DEFAULT_MAX_BYTES ((size_t)16 << 30)
 int plan_graph_bounded(Graph *g, Plan *p, size_t max_bytes, Diag *d);
+/* Same for a graph with dynamic extents: a tensor value with bound_bytes[id] != 0 (ids below
+ * nbound) gets a slot of at least that many bytes, its size at the Dims' bounds (dynshape.h). */
+int plan_graph_sized(Graph *g, Plan *p, size_t max_bytes, const size_t *bound_bytes, int nbound, Diag *d);
 void plan_free(Plan *p);
 const Value *plan_root(const Plan *p, const Value *v); /* follows views to the storage owner */
 

@@ -14,6 +14,7 @@
 #include "ops/k_conv.h"   /* kconv_conv_prepack: weights packed here as the kernels read them */
 #include "ops/k_linalg.h" /* kl_prepack_linear */
 #include "passes/pass.h"
+#include "passes/dynshape.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -33,6 +34,7 @@ typedef struct Emitter {
   size_t (*swaps)[3]; /* blob regions of multi-byte elements: offset, bytes, element size */
   int nswaps, capswaps;
   struct Prepack *pk; /* by value id of a convolution's output: its weight, prepacked */
+  const DynInfo *dyn; /* a graph with dynamic extents (docs/dynamic.md), else NULL */
 } Emitter;
 
 /* A convolution or linear weight packed at compile time into the GEMM's canonical panels (k_conv.h
@@ -323,6 +325,20 @@ static int64_t tensor_numel(const Type *t) {
   return n;
 }
 
+/* Elements of graph input v with every Dim at its max; -1 when not static. */
+static int64_t input_max_numel(const Graph *g, const Value *v) {
+  const Type *t = v->type;
+  if (!t || t->kind != TY_TENSOR || t->ndim < 0) return -1;
+  int64_t n = 1;
+  for (int i = 0; i < t->ndim; i++) {
+    const IrDim *dm = dyn_input_dim(g, v, i);
+    int64_t x = dm ? dm->max : t->shape[i];
+    if (x < 0 || (x && n > INT64_MAX / 16 / x)) return -1;
+    n *= x;
+  }
+  return n;
+}
+
 /* Whether tensor v is compact row-major whenever a kernel reads it: a graph input, a constant
  * or the output of a pure kernel (fresh, laid out as declared), not a view of another tensor. */
 static bool value_is_compact(const Value *v) {
@@ -362,7 +378,7 @@ static bool linear_packed_only(const Node *n) {
  * always reads its packed form: then its own data is never read and is not emitted (the tensor
  * keeps its shape, with no data). */
 static bool only_prepacked_uses(const Emitter *e, const Value *v) {
-  if (!e->pk) return false;
+  if (!e->pk || e->dyn) return false; /* dynamic shapes: the kernel may take its unpacked path */
   int packed = 0;
   for (int k = 0; k < e->plan.nnodes; k++) {
     const Node *n = e->plan.order[k];
@@ -490,6 +506,95 @@ static void put_loc_string(Emitter *e, const Node *n) {
   put_cstring(e->c, buf);
 }
 
+/* ---- dynamic shapes ---------------------------------------------------------------------
+ * In a graph with dynamic extents, a node whose fresh outputs' shapes vary first runs its
+ * kernel in meta mode (the kernel is its own shape rule), then each such output is placed in
+ * its arena slot, planned for the largest size within the Dims' bounds; a shape that would not
+ * fit (which the plan rules out) fails the run with MC_ESHAPE instead of writing past it. */
+static const char dyn_helpers[] =
+  "static MCK_UNUSED int mc_dyn_place_(mck_tensor *t, char *data, int64_t cap, char *err, const char *where) {\n"
+  "  int64_t n = mck_numel(t), es = (int64_t)mck_dtype_size(t->dtype);\n"
+  "  if (n < 0 || (n > 0 && n > cap / es)) {\n"
+  "    snprintf(err, 256, \"%.120s: output of %lld elements does not fit its %lld planned bytes\", where, (long long)n,\n"
+  "             (long long)cap);\n"
+  "    return 1;\n"
+  "  }\n"
+  "  t->data = data;\n"
+  "  t->offset = 0;\n"
+  "  mck_contiguous_strides(t);\n"
+  "  return 0;\n"
+  "}\n"
+  "/* A reshape that turned out a view at this size: copied into its own slot. */\n"
+  "static MCK_UNUSED void mc_dyn_own_(mck_tensor *t, char *slot) {\n"
+  "  if ((char *)t->data == slot && t->offset == 0) return;\n"
+  "  mck_tensor d = *t;\n"
+  "  size_t es = mck_dtype_size(t->dtype);\n"
+  "  mck_iter it;\n"
+  "  d.data = slot;\n"
+  "  d.offset = 0;\n"
+  "  mck_contiguous_strides(&d);\n"
+  "  mck_iter_init(&it, t->ndim, t->shape, 2, (const int64_t *const[]){d.stride, t->stride}, (const int64_t[]){0, t->offset});\n"
+  "  for (int64_t k = 0; k < it.total; k++, mck_iter_next(&it))\n"
+  "    memcpy(slot + it.off[0] * (int64_t)es, (const char *)t->data + it.off[1] * (int64_t)es, es);\n"
+  "  *t = d;\n"
+  "}\n"
+  "static MCK_UNUSED void mc_dyn_out_(mc_io_desc *d, const mck_tensor *t) {\n"
+  "  for (int i = 0; i < t->ndim && i < MC_MAX_DIMS; i++) {\n"
+  "    d->shape[i] = t->shape[i];\n"
+  "    d->strides[i] = t->stride[i];\n"
+  "  }\n"
+  "}\n\n";
+
+static void emit_dyn_meta(Emitter *e, const Node *n, const OpDef *op, int nin) {
+  FILE *f = e->c;
+  fprintf(f, "    ctx.meta = 1;\n    if (%s(&ctx, out_, %d, in_, %d)) return mc_fail_(err, &ctx, ", op->kernel_name,
+          n->noutputs, nin);
+  put_loc_string(e, n);
+  fputs(");\n    ctx.meta = 0;\n", f);
+  for (int i = 0; i < n->noutputs; i++) {
+    const Value *v = n->outputs[i];
+    const Storage *s = &e->plan.st[v->id];
+    if (v->type->kind != TY_TENSOR) {
+      fprintf(f, "    out_[%d] = s_%d;\n", i, v->id);
+    } else if (s->kind == ST_ARENA) {
+      fprintf(f, "    if (mc_dyn_place_(&t_%d, arena + %zu, %s, err, ", v->id, s->offset, i64_lit((int64_t)s->bytes));
+      put_loc_string(e, n);
+      fputs(")) return -3; /* MC_ESHAPE */\n", f);
+    }
+  }
+}
+
+/* The model description states a dynamic graph at the Dims' upper bounds: while it is written,
+ * the types of the graph inputs and of the outputs whose shapes vary are their shapes at the
+ * max (compact strides); dyn_types_restore puts the types back. */
+static Type **dyn_types_at_max(Emitter *e) {
+  Block *top = e->g->top;
+  int n = top->nparams + top->nrets;
+  Type **saved = calloc((size_t)n + 1, sizeof *saved);
+  if (!saved) return NULL;
+  for (int k = 0; k < n; k++) {
+    Value *v = k < top->nparams ? top->params[k] : top->rets[k - top->nparams];
+    saved[k] = v->type;
+    if (v->type->kind != TY_TENSOR || (k >= top->nparams && !e->dyn->varies[v->id])) continue;
+    Type *t = ir_type_copy(e->g->arena, v->type);
+    for (int i = 0; i < t->ndim; i++) {
+      const IrDim *dm = k < top->nparams ? dyn_input_dim(e->g, v, i) : NULL;
+      if (k >= top->nparams) t->shape[i] = e->dyn->max_shape[v->id][i];
+      else if (dm) t->shape[i] = dm->max;
+    }
+    t->has_strides = false;
+    v->type = t;
+  }
+  return saved;
+}
+
+static void dyn_types_restore(Emitter *e, Type **saved) {
+  Block *top = e->g->top;
+  for (int k = top->nparams + top->nrets - 1; k >= 0; k--) /* backwards: a value may be both */
+    (k < top->nparams ? top->params[k] : top->rets[k - top->nparams])->type = saved[k];
+  free(saved);
+}
+
 static void emit_call(Emitter *e, const Node *n, const OpDef *op, const Value *const *ins, int nin) {
   FILE *f = e->c;
   /* declare outputs */
@@ -530,17 +635,25 @@ static void emit_call(Emitter *e, const Node *n, const OpDef *op, const Value *c
   if (!n->noutputs) fputs("{MCK_NONE, 0, {.i = 0}}", f);
   fputs("};\n", f);
   const Prepack *pk = n->noutputs > 0 && e->pk ? &e->pk[n->outputs[0]->id] : NULL;
+  bool meta = false; /* a fresh output whose shape is known at run time only */
+  for (int i = 0; e->dyn && i < n->noutputs; i++) {
+    const Value *v = n->outputs[i];
+    meta |= v->type->kind == TY_TENSOR && e->plan.st[v->id].kind == ST_ARENA && e->dyn->varies[v->id];
+  }
   if (pk && pk->kind) {
     if (pk->blob_off) fprintf(f, "    ctx.pack = (const float *)(void *)(%s_W_ + %zu);\n", e->o->name, pk->blob_off - 1);
     else fprintf(f, "    ctx.pack = pk_%d;\n", n->outputs[0]->id);
     fprintf(f, "    ctx.pack_kind = %d;\n    ctx.pack_m = %lld;\n    ctx.pack_k = %lld;\n    ctx.pack_g = %lld;\n", pk->kind,
             (long long)pk->m, (long long)pk->k, (long long)pk->g);
   }
+  if (meta) emit_dyn_meta(e, n, op, nin);
   fprintf(f, "    if (%s(&ctx, out_, %d, in_, %d)) return mc_fail_(err, &ctx, ", op->kernel_name, n->noutputs, nin);
   put_loc_string(e, n);
   fputs(");\n", f);
   for (int i = 0; i < n->noutputs; i++)
     if (n->outputs[i]->type->kind != TY_TENSOR) fprintf(f, "    s_%d = out_[%d];\n", n->outputs[i]->id, i);
+  if (e->dyn && (op->flags & OPF_MAYBE_VIEW) && n->noutputs > 0 && e->plan.st[n->outputs[0]->id].kind == ST_ARENA)
+    fprintf(f, "    mc_dyn_own_(&t_%d, arena + %zu);\n", n->outputs[0]->id, e->plan.st[n->outputs[0]->id].offset);
   fputs("  }\n", f);
 }
 
@@ -970,7 +1083,16 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   e.o = o;
   e.c = c;
   e.d = d;
-  if (plan_graph_bounded(g, &e.plan, o->max_arena_bytes, d)) {
+  DynInfo dyn = {0};
+  if (g->ndims) { /* dynamic extents: shapes at the Dims' bounds, a plan that holds them all */
+    if (dyn_analyse(g, &dyn, d) ||
+        plan_graph_sized(g, &e.plan, o->max_arena_bytes, dyn.bytes, dyn.nvalues, d)) {
+      dyn_info_free(&dyn);
+      plan_free(&e.plan);
+      return 1;
+    }
+    e.dyn = &dyn;
+  } else if (plan_graph_bounded(g, &e.plan, o->max_arena_bytes, d)) {
     plan_free(&e.plan);
     return 1;
   }
@@ -998,8 +1120,9 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   for (int i = 0; i < top->nrets; i++)
     if (top->rets[i]->type->kind != TY_TENSOR) arena += 64;
   uint64_t keep[4], scratch = scratch_bound(&e, keep), in_copies = 0;
+  if (e.dyn) scratch = 0; /* no bound of the kernels' scratch at every size yet */
   for (int i = 0; i < top->nparams; i++) {
-    int64_t ne = tensor_numel(top->params[i]->type);
+    int64_t ne = e.dyn ? input_max_numel(g, top->params[i]) : tensor_numel(top->params[i]->type);
     uint64_t bytes = ne >= 0 ? (uint64_t)ne * ir_dtype_size(top->params[i]->type->dtype) : 8;
     in_copies += (bytes + 63) / 64 * 64;
   }
@@ -1012,10 +1135,19 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
             top->nparams, top->nrets, (arena + 63) / 64 * 64, scratch, in_copies);
   else
     fprintf(h, "#error \"mc: this model's shapes are not all static, so its kernels' scratch has no bound for -DMC_NO_MALLOC\"\n");
-  fprintf(h, "#else\n#define %s_MEMORY_BYTES MC_MEMORY_BYTES(%d, %d, %zuu, %" PRIu64 "u)\n#endif\n", name,
-          top->nparams, top->nrets, arena, in_copies);
+  fprintf(h, "#else\n#define %s_MEMORY_BYTES %sMC_MEMORY_BYTES(%d, %d, %zuu, %" PRIu64 "u)\n#endif\n", name,
+          e.dyn ? "MC_DYN_MEMORY_BYTES(" : "", top->nparams, top->nrets, arena, in_copies);
   fprintf(h, "mc_model *%s_create_in(void *mem, size_t bytes);\n", name);
-  fprintf(h, "extern const mc_model_def %s_def;\n\n#ifdef __cplusplus\n}\n#endif\n#endif\n", name);
+  fprintf(h, "extern const mc_model_def %s_def;\n", name);
+  if (e.dyn) {
+    fprintf(h, "/* Dynamic shapes (docs/dynamic.md): %s_def describes the model at the Dims' upper bounds;\n"
+               " * %s_create builds it from %s_dyn; mc_input_dim_bounds gives each extent's bounds:\n", name, name, name);
+    for (int k = 0; k < g->ndims; k++)
+      fprintf(h, " *   Dim '%s' in [%lld, %lld]: %%%s dim %d\n", emit_text_cm(g->dims[k].name), (long long)g->dims[k].min,
+              (long long)g->dims[k].max, emit_text_cm(g->dims[k].value->name), g->dims[k].axis);
+    fprintf(h, " */\nextern const mc_model_dyn %s_dyn;\n", name);
+  }
+  fputs("\n#ifdef __cplusplus\n}\n#endif\n#endif\n", h);
 
   /* ---- source ---- */
   fprintf(c, "/* Generated by mc from %s. Do not edit. */\n", emit_text_cm(o->source_name));
@@ -1103,7 +1235,18 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
           (uint64_t)(arena + 63) / 64 * 64 + scratch);
   fputs("#endif\n", c);
   /* run function */
-  fprintf(c, "\n/* ---- run ---- */\nstatic int %s_run(void *const *in, void *arena_, void **out, char *err) {\n", name);
+  if (e.dyn) {
+    fputs(dyn_helpers, c);
+    /* the static entry point of a model with dynamic extents refuses to run */
+    fprintf(c, "static int %s_run(void *const *in, void *arena_, void **out, char *err) {\n"
+               "  (void)in;\n  (void)arena_;\n  (void)out;\n"
+               "  snprintf(err, 256, \"this model has dynamic shapes: create it with %s_create (mc_model_new_dyn)\");\n"
+               "  return -1;\n}\n", name, name);
+    fprintf(c, "\n/* ---- run ---- */\nstatic int %s_run_dyn_(const mc_io_desc *ind, void *const *in, void *arena_, void **out,\n"
+               "                          mc_io_desc *outd, char *err) {\n  (void)ind;\n  (void)outd;\n", name);
+  } else {
+    fprintf(c, "\n/* ---- run ---- */\nstatic int %s_run(void *const *in, void *arena_, void **out, char *err) {\n", name);
+  }
   fputs("  char *arena = (char *)arena_;\n  mck_ctx ctx;\n  memset(&ctx, 0, sizeof ctx);\n  ctx.nthreads = mc_runtime_num_threads();\n", c);
   fprintf(c, "#ifdef MC_NO_MALLOC\n  static const size_t keep_[4] = {%" PRIu64 "u, %" PRIu64 "u, %" PRIu64 "u, %" PRIu64
              "u};\n  mck_pool_begin_(arena + %zuu, %" PRIu64 "u, keep_);\n#endif\n",
@@ -1135,6 +1278,14 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     snprintf(data, sizeof data, "in[%d]", i);
     declare_tensor(&e, v, data);
     fprintf(c, "  (void)t_%d; /* an input may go unread */\n", v->id);
+    bool shaped = false;
+    for (int k = 0; e.dyn && k < v->type->ndim; k++)
+      if (dyn_input_dim(g, v, k)) {
+        fprintf(c, "  t_%d.shape[%d] = ind[%d].shape[%d]; /* Dim '%s' */\n", v->id, k, i, k,
+                emit_text_cm(dyn_input_dim(g, v, k)->name));
+        shaped = true;
+      }
+    if (shaped) fprintf(c, "  mck_contiguous_strides(&t_%d);\n", v->id);
   }
   for (int k = 0; k < e.plan.nnodes; k++) {
     const Node *n = e.plan.order[k];
@@ -1156,6 +1307,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     if (v->type->kind == TY_TENSOR) {
       fprintf(c, "  out[%d] = (char *)t_%d.data + t_%d.offset * (int64_t)mck_dtype_size(t_%d.dtype);\n", i, v->id,
               v->id, v->id);
+      if (e.dyn) fprintf(c, "  mc_dyn_out_(&outd[%d], &t_%d);\n", i, v->id);
     } else if (is_scalar_type(v->type) || ir_is_constant(v)) {
       const char *ct = v->type->kind == TY_FLOAT ? "double" : v->type->kind == TY_BOOL ? "uint8_t" : "int64_t";
       fputs("  { mck_arg a_ = ", c);
@@ -1169,6 +1321,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   }
   fputs("  return 0;\n}\n\n", c);
   /* model description */
+  Type **saved = e.dyn ? dyn_types_at_max(&e) : NULL;
   fprintf(c, "static const mc_io_desc %s_inputs_[%d] = {\n", name, top->nparams ? top->nparams : 1);
   bool *mutated = inputs_mutated(&e, top->nparams);
   if (!mutated) abort();
@@ -1203,6 +1356,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   }
   if (!top->nrets) fputs("  {\"\", 0, 0, {0}, {0}, 0},\n", c);
   fputs("};\n\n", c);
+  if (saved) dyn_types_restore(&e, saved);
   /* the arena as the plan made it; without a heap, the kernels' scratch after it */
   for (int k = 0; k < 2; k++) {
     fprintf(c, k ? "#else\nconst mc_model_def %s_def = {\n  " : "#ifndef MC_NO_MALLOC\nconst mc_model_def %s_def = {\n  ", name);
@@ -1213,7 +1367,30 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     fprintf(c, ", %s_run\n};\n", name);
   }
   fputs("#endif\n\n", c);
+  if (e.dyn) { /* the Dims, and the description the runtime's dynamic entry points read */
+    int nd = g->ndims;
+    fprintf(c, "static const mc_dim_desc %s_dims_[%d] = {\n", name, nd ? nd : 1);
+    for (int k = 0; k < nd; k++) {
+      const IrDim *dm = &g->dims[k];
+      int idx = -1;
+      for (int i = 0; i < top->nparams; i++)
+        if (top->params[i] == dm->value) idx = i;
+      if (idx < 0) {
+        diag_error(d, g->loc, "internal: Dim '%s' names no graph input", dm->name);
+        e.errs++;
+      }
+      fprintf(c, "  {%d, %d, ", idx, dm->axis);
+      put_cstring(c, dm->name);
+      fprintf(c, ", %s, %s},\n", i64_lit(dm->min), i64_lit(dm->max));
+    }
+    if (!nd) fputs("  {0, 0, \"\", 0, 0},\n", c);
+    fprintf(c, "};\nconst mc_model_dyn %s_dyn = {&%s_def, %d, %s_dims_, %s_run_dyn_};\n\n", name, name, nd, name, name);
+  }
   const char *newfn[2] = {"mc_model_new(&%s_def)", "mc_model_new_in(&%s_def, mem, bytes)"};
+  if (e.dyn) {
+    newfn[0] = "mc_model_new_dyn(&%s_dyn)";
+    newfn[1] = "mc_model_new_dyn_in(&%s_dyn, mem, bytes)";
+  }
   for (int k = 0; k < 2; k++) {
     fprintf(c, k ? "mc_model *%s_create_in(void *mem, size_t bytes) {\n" : "mc_model *%s_create(void) {\n", name);
     if (e.blob_bytes > 0) fprintf(c, "  if (%s_weights_check_()) return NULL;\n  %s_weights_prepare_();\n", name, name);
@@ -1226,5 +1403,6 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   free(e.swaps);
   free(e.pk);
   plan_free(&e.plan);
+  dyn_info_free(&dyn);
   return e.errs;
 }

@@ -106,10 +106,27 @@ static void uses_in(Walk *w, int *last, Block *b, Node **loops, int nloops) {
   }
 }
 
-/* numel x element size of a complete tensor type, or false when unknown, overflowing or over max. */
+/* For a graph with dynamic extents (plan_graph_sized): by value id, the largest byte size the
+ * value takes at any size of the Dims; NULL while planning a static graph. */
+static const size_t *plan_bound_bytes;
+static int plan_bound_n;
+
+/* numel x element size of a complete tensor type, or false when unknown, overflowing or over max;
+ * at least the value's bound in a graph with dynamic extents. */
 static bool value_bytes(const Value *v, size_t max, size_t *out, Diag *d, SrcLoc loc, const char *what) {
   int64_t numel = ir_type_numel(v->type);
   size_t bytes;
+  if (plan_bound_bytes && v->id >= 0 && v->id < plan_bound_n && plan_bound_bytes[v->id]) {
+    size_t b = plan_bound_bytes[v->id];
+    if (b > max) {
+      diag_error(d, loc, "%s%%%s needs more than the limit of %zu bytes at the Dims' bounds", what, v->name, max);
+      return false;
+    }
+    if (numel >= 0 && !__builtin_mul_overflow((size_t)numel, ir_dtype_size(v->type->dtype), &bytes) && bytes > b)
+      b = bytes;
+    *out = b;
+    return true;
+  }
   if (numel < 0) {
     bool big = ir_type_is_complete_tensor(v->type);
     if (big) diag_error(d, loc, "the size of %s%%%s overflows 64 bits", what, v->name);
@@ -150,6 +167,10 @@ static int set_storage(Walk *w, size_t max, size_t *weights, Diag *d) {
       const Value *src = NULL;
       if (loop) src = n->blocks[0]->params[i + 1];
       else if (i == 0 && !n->nblocks) src = infer_alias_source(v);
+      /* With dynamic extents a reshape may be a view at one size and a copy at another: it
+       * gets a slot of its own, and the generated code copies a view into it. */
+      const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
+      if (src && plan_bound_bytes && !loop && op && (op->flags & OPF_MAYBE_VIEW)) src = NULL;
       if (src) {
         s->kind = ST_VIEW;
         s->base = src;
@@ -278,6 +299,15 @@ static int cmp_placed(const void *a, const void *b) {
 }
 
 int plan_graph(Graph *g, Plan *p, Diag *d) { return plan_graph_bounded(g, p, 0, d); }
+
+int plan_graph_sized(Graph *g, Plan *p, size_t max, const size_t *bound_bytes, int nbound, Diag *d) {
+  plan_bound_bytes = bound_bytes;
+  plan_bound_n = nbound;
+  int rc = plan_graph_bounded(g, p, max, d);
+  plan_bound_bytes = NULL;
+  plan_bound_n = 0;
+  return rc;
+}
 
 int plan_graph_bounded(Graph *g, Plan *p, size_t max, Diag *d) {
   memset(p, 0, sizeof *p);

@@ -209,7 +209,18 @@ struct Graph {
   struct NameSet *names; /* value name -> Value, for unique naming and lookup */
   struct UseIndex *uses; /* use count per value id, built on demand (ir_count_uses) */
   struct TypeSet *types; /* shared types (ir_type_shared, ir_type_scalar) */
+  struct IrDim *dims;  /* dynamic extents of the graph inputs (docs/dynamic.md); ndims of them */
+  int ndims;
 };
+
+/* A graph input extent that varies at run time: extent `axis` of graph input `value` follows the Dim `name`, any size in [min, max]; extents sharing a name are one size. The
+ * parameter's type holds the example's extent. */
+typedef struct IrDim {
+  const char *name;
+  int64_t min, max;
+  struct Value *value; /* the graph input (a top-block parameter) */
+  int axis;
+} IrDim;
 
 Graph *ir_graph_new(const char *path);
 void ir_graph_free(Graph *g);

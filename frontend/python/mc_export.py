@@ -316,6 +316,174 @@ def _input_entry(torch, v, example):
     return d
 
 
+# ---- dynamic shapes (docs/dynamic.md) --------------------------------------------------------
+class Dim:
+    """A graph input extent that may be any size in [min, max] at run time (as torch.export's
+    Dim). Extents that use Dims of one name are one size. min may be 0 or 1 (batch 1 is a size
+    like any other: mc does not specialise on 0 or 1 as torch.export does)."""
+
+    def __init__(self, name, min=1, max=None):
+        if not isinstance(name, str) or not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name):
+            raise ExportError("Dim name must be an identifier, not %r" % (name,))
+        if not isinstance(min, int) or isinstance(min, bool) or min < 0:
+            raise ExportError("Dim '%s': min must be an int >= 0, not %r" % (name, min))
+        if not isinstance(max, int) or isinstance(max, bool) or max < min:
+            raise ExportError("Dim '%s': max must be an int >= min (%d), not %r" % (name, min, max))
+        self.name, self.min, self.max = name, min, max
+
+    def __repr__(self):
+        return "Dim(%r, min=%d, max=%d)" % (self.name, self.min, self.max)
+
+
+def _dynamic_dims(torch, example_inputs, dynamic_shapes):
+    """One list per example input: per extent its Dim or None (all None for a fixed input)."""
+    out = [None] * len(example_inputs)
+    if dynamic_shapes is None:
+        return out
+    if isinstance(dynamic_shapes, dict) or not isinstance(dynamic_shapes, (tuple, list)) \
+            or len(dynamic_shapes) != len(example_inputs):
+        raise ExportError("dynamic_shapes needs one entry per example input (%d): None or "
+                          "{dim: Dim}" % len(example_inputs))
+    seen = {}
+    for i, (ex, spec) in enumerate(zip(example_inputs, dynamic_shapes)):
+        if spec is None:
+            continue
+        if not isinstance(spec, dict) or not isinstance(ex, torch.Tensor):
+            raise ExportError("dynamic_shapes[%d]: want None or {dim: Dim} for a tensor input" % i)
+        dims = [None] * ex.dim()
+        for d, dim in spec.items():
+            if not isinstance(d, int) or not -ex.dim() <= d < ex.dim():
+                raise ExportError("dynamic_shapes[%d]: dim %r out of range for a %d-dim input"
+                                  % (i, d, ex.dim()))
+            if not isinstance(dim, Dim):
+                raise ExportError("dynamic_shapes[%d][%d]: want a mc_export.Dim, not %r" % (i, d, dim))
+            ext = ex.shape[d]
+            if not dim.min <= ext <= dim.max:
+                raise ExportError("Dim '%s': example input %d has extent %d in dim %d, outside "
+                                  "[%d, %d]" % (dim.name, i, ext, d % ex.dim(), dim.min, dim.max))
+            other = seen.setdefault(dim.name, dim)
+            if (other.min, other.max) != (dim.min, dim.max):
+                raise ExportError("two Dims named '%s' with different bounds" % dim.name)
+            dims[d % ex.dim()] = dim
+        out[i] = dims
+    # Dims that share a name must have equal extents in the examples
+    ext = {}
+    for i, dims in enumerate(out):
+        for d, dim in enumerate(dims or []):
+            if dim is not None and ext.setdefault(dim.name, example_inputs[i].shape[d]) \
+                    != example_inputs[i].shape[d]:
+                raise ExportError("Dim '%s' has extent %d in one example input and %d in input %d"
+                                  % (dim.name, ext[dim.name], example_inputs[i].shape[d], i))
+    return out
+
+
+def _resized(torch, x, dims, sizes):
+    """x with every extent that follows a Dim resized to sizes[name], its elements repeated
+    cyclically along those dims (so masks and token ids keep their kind of values)."""
+    for d, dim in enumerate(dims or []):
+        if dim is None or x.shape[d] == sizes[dim.name]:
+            continue
+        n = sizes[dim.name]
+        if x.shape[d] == 0:
+            shape = list(x.shape)
+            shape[d] = n
+            x = torch.zeros(shape, dtype=x.dtype)
+        else:
+            x = x.index_select(d, torch.arange(n) % x.shape[d])
+    return x.clone()
+
+
+def _flat(torch, x):
+    if isinstance(x, torch.Tensor):
+        return [x]
+    if isinstance(x, (tuple, list)):
+        return [t for e in x for t in _flat(torch, e)]
+    if isinstance(x, dict):
+        return [t for k in sorted(x) for t in _flat(torch, x[k])]
+    return [x]
+
+
+def _graph_shape(torch, graph):
+    """What a graph does, without its recorded types and source locations: node kinds, their
+    inputs by position and the values of non-tensor constants."""
+    ids, out = {}, []
+
+    def walk(nodes):
+        for n in nodes:
+            for v in n.outputs():
+                ids[v.unique()] = len(ids)
+            ins = tuple(ids.get(v.unique(), -1) for v in n.inputs())
+            val = None
+            if n.kind() == "prim::Constant" and n.hasAttribute("value") \
+                    and n.kindOf("value") in ("i", "f", "s", "is", "fs"):
+                k = n.kindOf("value")
+                val = repr(getattr(n, "is_" if k == "is" else k)("value"))
+            out.append((n.kind(), ins, val))
+            for b in n.blocks():
+                walk(b.nodes())
+    for v in graph.inputs():
+        ids[v.unique()] = len(ids)
+    walk(graph.nodes())
+    return out
+
+
+def _check_dynamic(torch, module, example_inputs, method, dims, graph):
+    """Refuses a trace that baked in the size of a Dim: for each Dim at its other bounds (and
+    one past the example), the traced graph must be the same and the traced module must compute
+    what the module computes."""
+    named = {}
+    for i, ds in enumerate(dims):
+        for d, dim in enumerate(ds or []):
+            if dim is not None:
+                named.setdefault(dim.name, (dim, example_inputs[i].shape[d]))
+    if not named:
+        return
+    base = {k: ex for k, (dim, ex) in named.items()}
+    shape0, fn = _graph_shape(torch, graph), None
+    for name, (dim, ex) in sorted(named.items()):
+        for size in sorted({dim.max, dim.min, min(ex + 1, dim.max)} - {ex}):
+            sizes = dict(base)
+            sizes[name] = size
+            ins = tuple(_resized(torch, x, ds, sizes) if ds else _clone(torch, x)
+                        for x, ds in zip(example_inputs, dims))
+            why = None
+            try:
+                with torch.no_grad():
+                    want = _flat(torch, module(*_clone(torch, ins)))
+            except Exception as e:
+                raise ExportError("Dim '%s': the module fails at %s=%d: %s" % (name, name, size, e))
+            try:
+                g2, _ = _script_graph(torch, module, ins, method)
+                if _graph_shape(torch, g2) != shape0:
+                    why = "the graph traced at %s=%d differs from the one traced at %d" % (name, size, ex)
+                else:
+                    if fn is None:
+                        fn = torch.jit.trace(module, _clone(torch, example_inputs), strict=False,
+                                             check_trace=False) if method == "trace" else \
+                            (module if isinstance(module, torch.jit.ScriptModule) else torch.jit.script(module))
+                    with torch.no_grad():
+                        got = _flat(torch, fn(*_clone(torch, ins)))
+                    for a, b in zip(want, got):
+                        if isinstance(a, torch.Tensor) != isinstance(b, torch.Tensor) or (
+                                isinstance(a, torch.Tensor) and (a.shape != b.shape or not torch.allclose(
+                                    a.double(), b.double(), rtol=1e-4, atol=1e-5, equal_nan=True))) or (
+                                not isinstance(a, torch.Tensor) and a != b):
+                            why = "at %s=%d the traced graph computes other results than the module" \
+                                  % (name, size)
+                            break
+                    if len(want) != len(got):
+                        why = "at %s=%d the traced graph returns %d values, the module %d" % (
+                            name, size, len(got), len(want))
+            except ExportError as e:
+                why = str(e)
+            except Exception as e:
+                why = "the traced graph fails at %s=%d: %s" % (name, size, e)
+            if why:
+                raise ExportError("the %s baked in the size of Dim '%s' (%s); compute sizes from "
+                                  "tensors (x.size(d), x.shape[d]) rather than Python ints, or make the "
+                                  "extent fixed" % ("trace" if method == "trace" else "script", name, why))
+
+
 def _clone(torch, x):
     if isinstance(x, torch.Tensor):
         return x.detach().clone()
@@ -501,7 +669,7 @@ def _where(torch, n):
     """'scope (file:line)' of a node for messages."""
     src = _Writer.source(n, False) or ""
     scope = n.scopeName().replace("__module.", "").replace("__module", "")
-    return ("module '%s'" % scope if scope else "forward") + (" at %s" % src if src else "")
+    return ("module '%s'" % scope if scope else "the node") + (" at %s" % src if src else "")
 
 
 def _module_at(module, path):
@@ -591,28 +759,11 @@ def _lift_state(torch, graph, module, bn_ndim, changed, method, preserved):
             raise ExportError("%s: dropout in training mode is random; call module.eval() before "
                               "exporting (mc_export exports the module in the mode it is in)"
                               % _where(torch, n))
-        if n.kind() == "prim::SetAttr" and self_id is not None:
-            # `self.n += 1` scripted: add_ on the attribute, then SetAttr of that same tensor
-            obj, val = n.inputsAt(0), n.inputsAt(1)
-            path = _attr_path(obj, self_id) if obj.unique() != self_id else ""
-            src = val.node()
-            k = src.kind()
-            if path is not None and k.startswith("aten::") and k.endswith("_") \
-                    and not k.endswith("__") and src.inputsSize() > 0 and _attr_path(
-                        src.inputsAt(0), self_id) == (path + "." if path else "") + n.s("name"):
-                n.destroy()
-                continue
         if n.kind() == "prim::SetAttr":
             raise ExportError("forward assigns the module attribute '%s' (%s); mc exports "
                               "tensors updated in place as state: register a buffer and update it "
                               "with self.%s.copy_(...) / add_(...)"
                               % (n.s("name"), _where(torch, n), n.s("name")))
-    # a message formatted only to be raised (batch norm's checks, scripted) keeps its template
-    for n in list(_all_nodes(graph.nodes())):
-        if n.kind() == "aten::format" and n.inputsSize() > 0 and n.output().uses() and all(
-                u.user.kind() == "prim::RaiseException" for u in n.output().uses()):
-            n.output().replaceAllUsesWith(n.inputsAt(0))
-            n.destroy()
     # training-mode batch norm: running statistics are state
     for n in list(_all_nodes(graph.nodes())):
         if n.kind() != "aten::batch_norm" or _is_const(n.inputsAt(5), False):
@@ -636,13 +787,6 @@ def _lift_state(torch, graph, module, bn_ndim, changed, method, preserved):
         if stats:
             path = [p for inp, p, _ in order if inp.unique() == stats[0][0].unique()][0]
             mod = _module_at(module, path.rpartition(".")[0])
-            if method == "script":
-                raise ExportError("module '%s' (%s) is in training mode, scripted: its batch-size "
-                                  "check is a loop over the input's sizes that mc does not "
-                                  "compile; export with method='trace' (training-mode semantics, "
-                                  "the running statistics as state) or call module.eval() first"
-                                  % (path.rpartition(".")[0],
-                                     getattr(mod, "original_name", type(mod).__name__)))
             if method == "trace" and getattr(mod, "momentum", 0.1) is None:
                 raise ExportError("%s: BatchNorm with momentum=None in training mode (a cumulative "
                                   "average the trace bakes in); set a momentum or call "
@@ -653,22 +797,15 @@ def _lift_state(torch, graph, module, bn_ndim, changed, method, preserved):
                 raise ExportError("%s: batch norm in training mode with an input of unknown rank; "
                                   "call module.eval() before exporting" % _where(torch, n))
             _bn_update(torch, graph, n, ndim, stats)
-    # tensors (and plain values: a scripted module frozen in training mode) still read from it
+    # tensors still read from the module
     if self_id is not None:
         for n in list(_all_nodes(graph.nodes())):
-            if n.kind() != "prim::GetAttr" or isinstance(n.output().type(), torch._C.ClassType):
+            if n.kind() != "prim::GetAttr" or not isinstance(n.output().type(), torch._C.TensorType):
                 continue
             path = _attr_path(n.output(), self_id)
             if path is None:
                 continue
             v = n.output()
-            val = _module_at(module, path)
-            if not isinstance(val, torch.Tensor):
-                if v.uses() and (val is None or isinstance(val, (bool, int, float))):
-                    c = graph.insertConstant(val)
-                    c.node().moveBefore(n)
-                    v.replaceAllUsesWith(c)
-                continue
             if bool(v.uses()) and (preserved or _written(v) or path in changed_names):
                 v.replaceAllUsesWith(state_input(path))
             elif bool(v.uses()):
@@ -879,13 +1016,15 @@ def export(module, example_inputs, path, *, method="trace", inline_limit=DEFAULT
 
 
 def _export(module, example_inputs, path, *, method="trace", inline_limit=DEFAULT_INLINE_LIMIT,
-            _saved=None):
+            dynamic_shapes=None, _saved=None):
     """Writes the graph JSON of `module` (an nn.Module, ScriptModule or function) at `path`,
-    and the weights file beside it when a constant is larger than `inline_limit` bytes."""
+    and the weights file beside it when a constant is larger than `inline_limit` bytes.
+    dynamic_shapes: one entry per example input, None or {dim: Dim} (docs/dynamic.md)."""
     torch = _torch()
     if not isinstance(example_inputs, (tuple, list)):
         example_inputs = (example_inputs,)
     example_inputs = tuple(example_inputs)
+    dims = _dynamic_dims(torch, example_inputs, dynamic_shapes)
     saved = _saved or _Saved(torch, module)
     bn_ndim, hooks = _bn_ranks(torch, module)
     try:
@@ -906,6 +1045,7 @@ def _export(module, example_inputs, path, *, method="trace", inline_limit=DEFAUL
     structure = _structure(torch, result)
     info = {}
     graph, has_module = _script_graph(torch, module, example_inputs, method, info)
+    _check_dynamic(torch, module, example_inputs, method, dims, graph)
     saved.restore()
     _inline_python_ops(torch, graph)
     state = _lift_state(torch, graph, module, bn_ndim, changed, method, info.get("preserved"))
@@ -931,6 +1071,9 @@ def _export(module, example_inputs, path, *, method="trace", inline_limit=DEFAUL
         if st:
             inputs[-1]["state"] = st[0]
             inputs[-1]["value"] = w.tensor(st[1])
+        if 0 <= k < len(dims) and dims[k] and "shape" in inputs[-1]:
+            inputs[-1]["dims"] = [None if dm is None else {"name": dm.name, "min": dm.min, "max": dm.max}
+                                  for dm in dims[k]]
     nodes = w.nodes(graph.nodes())
     doc = {
         "format": FORMAT,

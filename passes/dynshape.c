@@ -1,0 +1,370 @@
+/* dynshape.c — shapes of a graph with dynamic extents at chosen sizes (dynshape.h).
+ *
+ * One walk of the top block per assignment of the Dims. Each value gets an mck_arg: graph
+ * inputs a data-less tensor of the assigned shape; constants their value; prim::ListConstruct
+ * the list of its elements' values; a kernel node the outputs its kernel computes in meta mode
+ * from its inputs' values. Where every input has a value (scalars, and small tensors with data
+ * such as prim::NumToTensor of a size), a pure kernel also runs for real, so sizes computed from
+ * sizes (`x.view(x.size(0) * 2, -1)`) are known. Nested blocks are not walked: a graph with
+ * dynamic extents and control flow is refused (the C backend has no run-time shapes for
+ * construct state yet). */
+#include "dynshape.h"
+
+#include "ops/ops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DYN_SMALL_NUMEL 4096 /* tensors that get data during the walk */
+
+const IrDim *dyn_input_dim(const Graph *g, const Value *v, int axis) {
+  for (int k = 0; k < g->ndims; k++)
+    if (g->dims[k].value == v && g->dims[k].axis == axis) return &g->dims[k];
+  return NULL;
+}
+
+static int64_t dim_size(const IrDim *dm, int cfg, int64_t example) {
+  return cfg == DYN_MAX ? dm->max : cfg == DYN_MIN ? dm->min : example;
+}
+
+typedef struct Eval {
+  Graph *g;
+  Arena *ar;
+  mck_arg *vals; /* by value id; kind 0 with known 0: no value */
+  bool *known;   /* the value is fully known (scalars, tensors with data) */
+  int nvalues;
+  int cfg;
+  Diag *d;
+  int errs;
+} Eval;
+
+static mck_tensor *eval_tensor_of_type(Eval *e, const Type *ty) {
+  mck_tensor *t = arena_alloc(e->ar, sizeof *t);
+  memset(t, 0, sizeof *t);
+  t->dtype = ty->dtype;
+  t->ndim = ty->ndim < 0 ? 0 : ty->ndim;
+  for (int i = 0; i < t->ndim; i++) t->shape[i] = ty->shape[i];
+  if (ty->has_strides)
+    for (int i = 0; i < t->ndim; i++) t->stride[i] = ty->strides[i];
+  else
+    mck_contiguous_strides(t);
+  return t;
+}
+
+/* A constant's value (as infer's arg_of reads constants). */
+static bool eval_constant(Eval *e, const Value *v, mck_arg *a) {
+  const Attr *c = ir_constant_attr(v);
+  memset(a, 0, sizeof *a);
+  if (!c || c->kind == ATTR_NONE) {
+    a->kind = MCK_NONE;
+    return true;
+  }
+  switch (c->kind) {
+  case ATTR_INT: a->kind = MCK_INT; a->u.i = c->i; return true;
+  case ATTR_BOOL: a->kind = MCK_BOOL_ARG; a->u.i = c->i; return true;
+  case ATTR_FLOAT: a->kind = MCK_FLOAT; a->u.f = c->f; return true;
+  case ATTR_STR: a->kind = MCK_STR; a->u.s = c->s; return true;
+  case ATTR_DEVICE: a->kind = MCK_DEVICE; a->u.s = c->s; return true;
+  case ATTR_INTS: a->kind = MCK_INTS; a->n = c->n; a->u.ints = c->ints; return true;
+  case ATTR_BOOLS: a->kind = MCK_BOOLS; a->n = c->n; a->u.ints = c->ints; return true;
+  case ATTR_FLOATS: a->kind = MCK_FLOATS; a->n = c->n; a->u.floats = c->floats; return true;
+  case ATTR_TENSOR: {
+    a->kind = MCK_TENSOR;
+    mck_tensor *t = eval_tensor_of_type(e, v->type);
+    if (c->t && c->t->data) {
+      t->data = c->t->data;
+      t->dtype = c->t->dtype;
+      t->ndim = c->t->ndim;
+      for (int i = 0; i < t->ndim; i++) t->shape[i] = c->t->shape[i];
+      mck_contiguous_strides(t);
+    }
+    a->u.t = t;
+    return c->t && c->t->data;
+  }
+  default: a->kind = MCK_UNKNOWN; return false;
+  }
+}
+
+static void eval_out_arg(Eval *e, const Value *v, mck_arg *a) {
+  memset(a, 0, sizeof *a);
+  switch (v->type->kind) {
+  case TY_INT: a->kind = MCK_INT; break;
+  case TY_FLOAT: a->kind = MCK_FLOAT; break;
+  case TY_BOOL: a->kind = MCK_BOOL_ARG; break;
+  case TY_LIST:
+    if (v->type->elem && v->type->elem->kind == TY_FLOAT) {
+      a->kind = MCK_FLOATS;
+      a->u.floats = arena_alloc(e->ar, sizeof(double) * IR_MAX_DIMS * 8);
+    } else {
+      a->kind = MCK_INTS;
+      a->u.ints = arena_alloc(e->ar, sizeof(int64_t) * IR_MAX_DIMS * 8);
+    }
+    break;
+  case TY_NUMBER: a->kind = MCK_UNKNOWN; break;
+  default:
+    a->kind = MCK_TENSOR;
+    a->u.t = arena_alloc(e->ar, sizeof(mck_tensor));
+    memset(a->u.t, 0, sizeof(mck_tensor));
+    break;
+  }
+}
+
+static void eval_set(Eval *e, const Value *v, const mck_arg *a, bool known) {
+  if (v->id < 0 || v->id >= e->nvalues) return;
+  e->vals[v->id] = *a;
+  e->known[v->id] = known;
+}
+
+static const char *cfg_name(int cfg) { return cfg == DYN_MAX ? "max" : cfg == DYN_MIN ? "min" : "example"; }
+
+static void eval_fail(Eval *e, const Node *n, const char *why) {
+  char sizes[256];
+  size_t u = 0;
+  sizes[0] = '\0';
+  for (int k = 0; k < e->g->ndims && u < 200; k++) {
+    bool seen = false;
+    for (int j = 0; j < k; j++) seen |= strcmp(e->g->dims[j].name, e->g->dims[k].name) == 0;
+    if (seen) continue;
+    const IrDim *dm = &e->g->dims[k];
+    u += (size_t)snprintf(sizes + u, sizeof sizes - u, "%s%s=%lld", u ? ", " : "", dm->name,
+                          (long long)dim_size(dm, e->cfg, dm->value->type->shape[dm->axis]));
+  }
+  diag_error(e->d, n->loc, "'%s' fails at the %s sizes of the Dims (%s): %s", n->kind, cfg_name(e->cfg), sizes, why);
+  if (n->py_loc) diag_note(e->d, n->loc, "from PyTorch code at %s", n->py_loc);
+  e->errs++;
+}
+
+static void eval_kernel(Eval *e, const Node *n, const OpDef *op) {
+  mck_arg *in = arena_alloc(e->ar, sizeof(mck_arg) * (size_t)(n->ninputs + 1));
+  mck_arg *out = arena_alloc(e->ar, sizeof(mck_arg) * (size_t)(n->noutputs + 1));
+  bool all_known = true;
+  for (int i = 0; i < n->ninputs; i++) {
+    const Value *v = n->inputs[i];
+    in[i] = e->vals[v->id];
+    all_known &= e->known[v->id];
+  }
+  for (int i = 0; i < n->noutputs; i++) eval_out_arg(e, n->outputs[i], &out[i]);
+  mck_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.meta = 1;
+  if (op->kernel(&ctx, out, n->noutputs, in, n->ninputs) != 0) {
+    eval_fail(e, n, ctx.err[0] ? ctx.err : "invalid arguments");
+    return;
+  }
+  bool run = all_known && op->effect == EFF_PURE && !(op->flags & OPF_NONDET);
+  for (int i = 0; run && i < n->noutputs; i++) {
+    if (out[i].kind != MCK_TENSOR) continue;
+    mck_tensor *t = out[i].u.t;
+    int64_t numel = mck_numel(t);
+    if (numel < 0 || numel > DYN_SMALL_NUMEL) {
+      run = false;
+      break;
+    }
+    if (t->offset == -1) t->offset = 0;
+    if (!(op->flags & OPF_MAYBE_VIEW) || t->data == NULL) {
+      mck_contiguous_strides(t);
+      t->offset = 0;
+      t->data = arena_alloc(e->ar, (size_t)(numel ? numel : 1) * mck_dtype_size(t->dtype));
+    }
+  }
+  bool known = false;
+  if (run) {
+    ctx.meta = 0;
+    known = op->kernel(&ctx, out, n->noutputs, in, n->ninputs) == 0;
+    if (!known) { /* the shapes stand; the values are not known */
+      for (int i = 0; i < n->noutputs; i++) {
+        if (out[i].kind == MCK_TENSOR) out[i].u.t->data = NULL;
+        else out[i].kind = MCK_UNKNOWN;
+      }
+    }
+  }
+  for (int i = 0; i < n->noutputs; i++) {
+    bool k = known || (out[i].kind != MCK_TENSOR && out[i].kind != MCK_UNKNOWN && (op->flags & OPF_SHAPE_ONLY));
+    if (out[i].kind == MCK_TENSOR && !known) out[i].u.t->data = NULL;
+    eval_set(e, n->outputs[i], &out[i], k && out[i].kind != MCK_UNKNOWN);
+  }
+}
+
+static void eval_list(Eval *e, const Node *n) {
+  const Value *v = n->outputs[0];
+  const Type *el = v->type->elem;
+  mck_arg a;
+  memset(&a, 0, sizeof a);
+  bool known = true;
+  if (el && (el->kind == TY_TENSOR || el->kind == TY_OPTIONAL)) {
+    a.kind = MCK_TENSORS;
+    a.n = n->ninputs;
+    a.u.ts = arena_alloc(e->ar, sizeof(mck_tensor *) * (size_t)(n->ninputs + 1));
+    for (int i = 0; i < n->ninputs; i++) {
+      const mck_arg *x = &e->vals[n->inputs[i]->id];
+      a.u.ts[i] = x->kind == MCK_TENSOR ? x->u.t : NULL;
+      known &= x->kind != MCK_TENSOR || e->known[n->inputs[i]->id];
+    }
+  } else {
+    bool fl = el && el->kind == TY_FLOAT;
+    a.kind = fl ? MCK_FLOATS : el && el->kind == TY_BOOL ? MCK_BOOLS : MCK_INTS;
+    a.n = n->ninputs;
+    if (fl) a.u.floats = arena_alloc(e->ar, sizeof(double) * (size_t)(n->ninputs + 1));
+    else a.u.ints = arena_alloc(e->ar, sizeof(int64_t) * (size_t)(n->ninputs + 1));
+    for (int i = 0; i < n->ninputs; i++) {
+      const mck_arg *x = &e->vals[n->inputs[i]->id];
+      known &= e->known[n->inputs[i]->id];
+      if (fl) a.u.floats[i] = x->kind == MCK_FLOAT ? x->u.f : (double)x->u.i;
+      else a.u.ints[i] = x->kind == MCK_FLOAT ? (int64_t)x->u.f : x->u.i;
+    }
+    if (!known) {
+      a.kind = MCK_UNKNOWN;
+    }
+  }
+  eval_set(e, v, &a, known);
+}
+
+/* Walks the top block up to (not including) `stop`, or all of it. */
+static void eval_block(Eval *e, const Block *b, const Node *stop) {
+  for (const Node *n = b->first; n && n != stop && !e->errs; n = n->next) {
+    const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
+    if (ir_node_is(n, "prim::Constant")) {
+      mck_arg a;
+      bool k = eval_constant(e, n->outputs[0], &a);
+      eval_set(e, n->outputs[0], &a, k);
+    } else if (ir_node_is(n, "prim::ListConstruct")) {
+      eval_list(e, n);
+    } else if (n->nblocks > 0) {
+      diag_error(e->d, n->loc, "'%s' in a graph with dynamic shapes (Dims) is not supported by the C backend yet",
+                 n->kind);
+      if (n->py_loc) diag_note(e->d, n->loc, "from PyTorch code at %s", n->py_loc);
+      e->errs++;
+    } else if (op && op->kernel) {
+      eval_kernel(e, n, op);
+    } else if (ir_node_is(n, "mc::write_back") || ir_node_is(n, "prim::Print") || ir_node_is(n, "aten::warn") ||
+               ir_node_is(n, "prim::RaiseException") || ir_node_is(n, "prim::Uninitialized")) {
+      continue;
+    }
+    /* other structural nodes (a list op that infer has taken apart, left for dce) get no value:
+     * a kernel that reads one fails at its node */
+  }
+}
+
+static int eval_graph(Graph *g, int cfg, const Node *stop, Eval *e, Diag *d) {
+  memset(e, 0, sizeof *e);
+  e->g = g;
+  e->ar = arena_new();
+  e->nvalues = g->next_value_id + 1;
+  e->vals = arena_alloc(e->ar, sizeof(mck_arg) * (size_t)e->nvalues);
+  e->known = arena_alloc(e->ar, sizeof(bool) * (size_t)e->nvalues);
+  memset(e->vals, 0, sizeof(mck_arg) * (size_t)e->nvalues);
+  for (int i = 0; i < e->nvalues; i++) e->vals[i].kind = MCK_UNKNOWN; /* values not computed */
+  memset(e->known, 0, sizeof(bool) * (size_t)e->nvalues);
+  e->cfg = cfg;
+  e->d = d;
+  const Block *top = g->top;
+  for (int i = 0; i < top->nparams; i++) {
+    const Value *p = top->params[i];
+    mck_arg a;
+    memset(&a, 0, sizeof a);
+    if (p->type->kind == TY_TENSOR) {
+      a.kind = MCK_TENSOR;
+      a.u.t = eval_tensor_of_type(e, p->type);
+      for (int k = 0; k < a.u.t->ndim; k++) {
+        const IrDim *dm = dyn_input_dim(g, p, k);
+        if (dm) a.u.t->shape[k] = dim_size(dm, cfg, p->type->shape[k]);
+      }
+      mck_contiguous_strides(a.u.t);
+    } else {
+      a.kind = MCK_UNKNOWN;
+    }
+    eval_set(e, p, &a, false);
+  }
+  eval_block(e, top, stop);
+  return e->errs;
+}
+
+static bool same_arg(const mck_arg *a, const mck_arg *b, bool ka, bool kb) {
+  if (a->kind != b->kind) return false;
+  if (a->kind == MCK_TENSOR) {
+    const mck_tensor *x = a->u.t, *y = b->u.t;
+    if (!x || !y || x->ndim != y->ndim || x->dtype != y->dtype) return false;
+    for (int i = 0; i < x->ndim; i++)
+      if (x->shape[i] != y->shape[i]) return false;
+    return true;
+  }
+  if (!ka || !kb) return ka == kb;
+  if (a->kind == MCK_INTS || a->kind == MCK_BOOLS) {
+    if (a->n != b->n) return false;
+    for (int i = 0; i < a->n; i++)
+      if (a->u.ints[i] != b->u.ints[i]) return false;
+    return true;
+  }
+  if (a->kind == MCK_FLOATS) {
+    if (a->n != b->n) return false;
+    for (int i = 0; i < a->n; i++)
+      if (a->u.floats[i] != b->u.floats[i]) return false;
+    return true;
+  }
+  if (a->kind == MCK_FLOAT) return a->u.f == b->u.f;
+  return a->u.i == b->u.i;
+}
+
+int dyn_analyse(Graph *g, DynInfo *info, Diag *d) {
+  memset(info, 0, sizeof *info);
+  info->nvalues = g->next_value_id + 1;
+  info->bytes = calloc((size_t)info->nvalues, sizeof *info->bytes);
+  info->varies = calloc((size_t)info->nvalues, 1);
+  info->max_shape = calloc((size_t)info->nvalues, sizeof *info->max_shape);
+  if (!info->bytes || !info->varies || !info->max_shape) {
+    diag_error(d, g->loc, "out of memory");
+    return 1;
+  }
+  Eval ev[DYN_NCFG];
+  int errs = 0, done = 0;
+  for (int c = 0; c < DYN_NCFG && !errs; c++, done++) errs += eval_graph(g, c, NULL, &ev[c], d);
+  for (int id = 0; !errs && id < info->nvalues; id++) {
+    for (int c = 0; c < DYN_NCFG; c++) {
+      const mck_arg *a = &ev[c].vals[id];
+      if (a->kind == MCK_TENSOR && a->u.t) {
+        int64_t numel = mck_numel(a->u.t);
+        size_t es = mck_dtype_size(a->u.t->dtype);
+        size_t bytes = numel > 0 && (uint64_t)numel <= (uint64_t)SIZE_MAX / es ? (size_t)numel * es : 0;
+        if (numel < 0 || (numel > 0 && bytes == 0)) bytes = SIZE_MAX;
+        if (bytes > info->bytes[id]) info->bytes[id] = bytes;
+        if (c == DYN_MAX)
+          for (int k = 0; k < a->u.t->ndim && k < IR_MAX_DIMS; k++) info->max_shape[id][k] = a->u.t->shape[k];
+      }
+      if (c > 0 && !same_arg(a, &ev[0].vals[id], ev[c].known[id], ev[0].known[id])) info->varies[id] = 1;
+    }
+  }
+  /* a value computed from one that varies varies too (a coincidence of sizes is not a proof) */
+  for (const Node *n = g->top->first; !errs && n; n = n->next) {
+    bool v = false;
+    for (int i = 0; i < n->ninputs; i++) v |= info->varies[n->inputs[i]->id] != 0;
+    if (v)
+      for (int i = 0; i < n->noutputs; i++) info->varies[n->outputs[i]->id] = 1;
+  }
+  for (int c = 0; c < done; c++) arena_free(ev[c].ar);
+  return errs;
+}
+
+void dyn_info_free(DynInfo *info) {
+  free(info->bytes);
+  free(info->varies);
+  free(info->max_shape);
+  memset(info, 0, sizeof *info);
+}
+
+bool dyn_extent_fixed(Graph *g, const Value *v, int axis, const Node *stop) {
+  Diag quiet;
+  diag_init(&quiet);
+  quiet.max_errors = 0; /* nothing printed */
+  int64_t ext[DYN_NCFG];
+  bool ok = true;
+  for (int c = 0; c < DYN_NCFG && ok; c++) {
+    Eval e;
+    if (eval_graph(g, c, stop, &e, &quiet) || v->id >= e.nvalues || e.vals[v->id].kind != MCK_TENSOR ||
+        !e.vals[v->id].u.t || axis >= e.vals[v->id].u.t->ndim)
+      ok = false;
+    else
+      ext[c] = e.vals[v->id].u.t->shape[axis];
+    arena_free(e.ar);
+  }
+  return ok && ext[1] == ext[0] && ext[2] == ext[0];
+}

@@ -1,0 +1,152 @@
+/* harness.c — drives one generated model with dynamic shapes (compiled with --name model)
+ * through a script, so one model.c runs at many sizes. Usage: harness SCRIPT. Lines:
+ *   bind I MODE EXPECT FILE D0 D1 ...  binds input I (MODE copy or zerocopy) to the raw
+ *                                      little-endian data in FILE with extents D0 D1 ...;
+ *                                      the call must return EXPECT (0 or an MC_E* code)
+ *   run EXPECT DIR                     mc_run must return EXPECT; on success writes
+ *                                      DIR/shapes.txt ("output K code:bits d0 d1 ..."),
+ *                                      DIR/output_K.bin and DIR/input_K.bin (as tests/e2e)
+ * Prints "bounds I D MIN MAX" for every input extent first, and each refused call's message.
+ * Exits 1 when a call returns something other than expected. */
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXIN 16
+
+static size_t dtype_bytes(DLDataType t) { return (size_t)(t.bits / 8) * t.lanes; }
+
+static size_t numel(int ndim, const int64_t *shape) {
+  size_t n = 1;
+  for (int i = 0; i < ndim; i++) n *= (size_t)shape[i];
+  return n;
+}
+
+static int write_file(const char *path, const void *p, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return 1;
+  size_t w = n ? fwrite(p, 1, n, f) : 0;
+  fclose(f);
+  return w != n;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: harness SCRIPT\n");
+    return 2;
+  }
+  FILE *sf = fopen(argv[1], "r");
+  mc_model *m = model_create();
+  if (!sf || !m) {
+    fprintf(stderr, "cannot open the script or create the model\n");
+    return 1;
+  }
+  int ni = mc_num_inputs(m), no = mc_num_outputs(m);
+  for (int i = 0; i < ni; i++)
+    for (int d = 0; d < mc_input_info(m, i)->ndim; d++) {
+      int64_t lo, hi;
+      if (mc_input_dim_bounds(m, i, d, &lo, &hi)) return 1;
+      printf("bounds %d %d %lld %lld\n", i, d, (long long)lo, (long long)hi);
+    }
+  void *bufs[MAXIN] = {0};
+  int64_t shapes[MAXIN][MC_MAX_DIMS];
+  char line[4096];
+  while (fgets(line, sizeof line, sf)) {
+    char *tok = strtok(line, " \n");
+    if (!tok) continue;
+    if (strcmp(tok, "bind") == 0) {
+      int i = atoi(strtok(NULL, " \n"));
+      const char *mode = strtok(NULL, " \n");
+      int expect = atoi(strtok(NULL, " \n"));
+      const char *path = strtok(NULL, " \n");
+      if (i < 0 || i >= ni || i >= MAXIN) return 1;
+      const DLTensor *info = mc_input_info(m, i);
+      DLTensor t = *info;
+      int64_t shape[MC_MAX_DIMS];
+      int nd = 0;
+      for (char *x; (x = strtok(NULL, " \n")) && nd < MC_MAX_DIMS;) shape[nd++] = atoll(x);
+      t.ndim = nd;
+      t.shape = shape;
+      t.strides = NULL;
+      t.byte_offset = 0;
+      size_t bytes = numel(nd, shape) * dtype_bytes(t.dtype);
+      void *buf = malloc(bytes ? bytes : 1);
+      FILE *f = fopen(path, "rb");
+      if (!buf || !f || (bytes && fread(buf, 1, bytes, f) != bytes)) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return 1;
+      }
+      fclose(f);
+      t.data = buf;
+      int rc = strcmp(mode, "zerocopy") == 0 ? mc_set_input_zero_copy(m, i, &t) : mc_set_input(m, i, &t);
+      if (rc) printf("bind %d: %d %s\n", i, rc, mc_last_error(m));
+      if (rc != expect) {
+        fprintf(stderr, "bind %d returned %d, expected %d\n", i, rc, expect);
+        return 1;
+      }
+      if (rc == 0) {
+        free(bufs[i]); /* the previous binding is forgotten */
+        bufs[i] = buf;
+        memcpy(shapes[i], shape, sizeof shape);
+      } else {
+        free(buf);
+      }
+    } else if (strcmp(tok, "run") == 0) {
+      int expect = atoi(strtok(NULL, " \n"));
+      const char *dir = strtok(NULL, " \n");
+      int rc = mc_run(m);
+      if (rc) printf("run: %d %s\n", rc, mc_last_error(m));
+      if (rc != expect) {
+        fprintf(stderr, "mc_run returned %d, expected %d: %s\n", rc, expect, mc_last_error(m));
+        return 1;
+      }
+      if (rc) continue;
+      char path[4096];
+      snprintf(path, sizeof path, "%s/shapes.txt", dir);
+      FILE *sh = fopen(path, "w");
+      if (!sh) return 1;
+      for (int k = 0; k < no; k++) {
+        const DLTensor *y = mc_get_output(m, k);
+        if (!y) return 1;
+        fprintf(sh, "output %d %d:%d", k, y->dtype.code, y->dtype.bits);
+        for (int d = 0; d < y->ndim; d++) fprintf(sh, " %lld", (long long)y->shape[d]);
+        fputc('\n', sh);
+        /* a compact copy through mc_copy_output, in this run's shape */
+        size_t bytes = numel(y->ndim, y->shape) * dtype_bytes(y->dtype);
+        void *buf = malloc(bytes ? bytes : 1);
+        DLTensor dst = *y;
+        dst.data = buf;
+        dst.strides = NULL;
+        dst.byte_offset = 0;
+        if (!buf || mc_copy_output(m, k, &dst)) {
+          fprintf(stderr, "mc_copy_output %d: %s\n", k, mc_last_error(m));
+          return 1;
+        }
+        snprintf(path, sizeof path, "%s/output_%d.bin", dir, k);
+        if (write_file(path, buf, bytes)) return 1;
+        free(buf);
+      }
+      fclose(sh);
+      for (int i = 0; i < ni && i < MAXIN; i++) {
+        DLTensor dst = *mc_input_info(m, i);
+        size_t bytes = numel(dst.ndim, shapes[i]) * dtype_bytes(dst.dtype);
+        void *buf = malloc(bytes ? bytes : 1);
+        dst.shape = shapes[i];
+        dst.data = buf;
+        if (!buf || mc_copy_input(m, i, &dst)) {
+          fprintf(stderr, "mc_copy_input %d: %s\n", i, mc_last_error(m));
+          return 1;
+        }
+        snprintf(path, sizeof path, "%s/input_%d.bin", dir, i);
+        if (write_file(path, buf, bytes)) return 1;
+        free(buf);
+      }
+    }
+  }
+  fclose(sf);
+  mc_model_destroy(m);
+  for (int i = 0; i < MAXIN; i++) free(bufs[i]);
+  return 0;
+}

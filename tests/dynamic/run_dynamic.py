@@ -1,0 +1,253 @@
+"""Dynamic shapes end to end (docs/dynamic.md): each model is exported once with Dims, compiled
+once to one model.c, built with gcc (and compiled with clang, C99 and C11, -Wall -Wextra
+-Werror), then run through the C runtime at several sizes within the bounds — sizes not seen at
+export among them — in one process, rebinding the inputs to new sizes; every output is compared
+with what PyTorch computes at that size. Refusals: an extent outside its Dim (MC_ESHAPE at
+bind), two inputs that share a Dim bound with different sizes (MC_ESHAPE at mc_run), and traces
+that baked a size in (refused at export, naming the Dim).
+
+Run with /usr/bin/python3. Environment: MC, BUILD, CC as tests/e2e/run_e2e.py. Arguments:
+name filters. Prints one line per case and 'N passed, N failed'."""
+import os
+import sys
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests/e2e"))
+sys.path.insert(0, os.path.join(ROOT, "frontend/python"))
+
+import mc_export  # noqa: E402
+from mc_export import Dim  # noqa: E402
+import run_e2e  # noqa: E402
+
+MC, BUILD, CC, run = run_e2e.MC, run_e2e.BUILD, run_e2e.CC, run_e2e.run
+OUT = os.path.join(BUILD, "dynamic")
+MC_ESHAPE = -3
+
+
+# ---- models ------------------------------------------------------------------------------
+class MLP(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = torch.nn.Sequential(torch.nn.Linear(8, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4))
+
+    def forward(self, x):
+        return self.net(x).softmax(-1)
+
+
+class ConvNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.f = torch.nn.Sequential(
+            torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
+            torch.nn.MaxPool2d(2), torch.nn.Conv2d(8, 16, 3, stride=2), torch.nn.ReLU(),
+            torch.nn.AdaptiveAvgPool2d((2, 2)), torch.nn.Flatten(), torch.nn.Linear(64, 5))
+        bn = self.f[1]
+        bn.running_mean.uniform_(-0.5, 0.5)
+        bn.running_var.uniform_(0.5, 2.0)
+
+    def forward(self, x):
+        return self.f(x)
+
+
+class TextEncoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.Embedding(50, 32)
+        layer = torch.nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
+        self.enc = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        self.head = torch.nn.Linear(32, 3)
+
+    def forward(self, ids, pad):
+        h = self.enc(self.emb(ids), src_key_padding_mask=pad)
+        keep = (~pad).unsqueeze(-1).to(h.dtype)
+        return self.head((h * keep).sum(1) / keep.sum(1).clamp(min=1.0))
+
+
+class CausalBlock(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ln1, self.ln2 = torch.nn.LayerNorm(32), torch.nn.LayerNorm(32)
+        self.attn = torch.nn.MultiheadAttention(32, 4, batch_first=True)
+        self.ff = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.GELU(), torch.nn.Linear(64, 32))
+
+    def forward(self, x):
+        s = x.size(1)
+        mask = torch.triu(torch.ones(s, s), diagonal=1).bool()
+        h = self.ln1(x)
+        x = x + self.attn(h, h, h, attn_mask=mask, need_weights=False)[0]
+        return x + self.ff(self.ln2(x))
+
+
+def ids(b, s):
+    return torch.randint(1, 50, (b, s))
+
+
+def pad(b, s):
+    """Each row keeps at least its first token; the rest are padding at random."""
+    p = torch.rand(b, s) < 0.3
+    p[:, 0] = False
+    return p
+
+
+BATCH = Dim("batch", min=1, max=6)
+SEQ = Dim("seq", min=1, max=24)
+
+CASES = [
+    {"name": "mlp_batch", "module": MLP, "example": lambda: (torch.randn(2, 8),),
+     "dynamic_shapes": ({0: Dim("batch", min=1, max=16)},),
+     "sizes": [lambda: (torch.randn(1, 8),), lambda: (torch.randn(5, 8),),
+               lambda: (torch.randn(16, 8),), lambda: (torch.randn(2, 8),)],
+     "out_of_bounds": (0, [17, 8])},
+    {"name": "convnet_batch_hw", "module": ConvNet, "example": lambda: (torch.randn(2, 3, 24, 24),),
+     "dynamic_shapes": ({0: Dim("n", min=1, max=4), 2: Dim("h", min=12, max=40),
+                         3: Dim("w", min=12, max=40)},),
+     "sizes": [lambda: (torch.randn(1, 3, 17, 33),), lambda: (torch.randn(4, 3, 40, 12),),
+               lambda: (torch.randn(3, 3, 29, 29),)],
+     "atol": 1e-4, "rtol": 1e-4, "out_of_bounds": (0, [1, 3, 41, 20])},
+    {"name": "text_encoder_batch_seq", "module": TextEncoder, "example": lambda: (ids(2, 8), pad(2, 8)),
+     "dynamic_shapes": ({0: BATCH, 1: SEQ}, {0: BATCH, 1: SEQ}),
+     "sizes": [lambda: (ids(1, 5), pad(1, 5)), lambda: (ids(3, 17), pad(3, 17)),
+               lambda: (ids(6, 24), pad(6, 24)), lambda: (ids(2, 1), pad(2, 1))],
+     "atol": 1e-4, "rtol": 1e-4, "disagree": ([2, 7], [2, 9])},
+    {"name": "causal_block_seq", "module": CausalBlock, "example": lambda: (torch.randn(2, 6, 32),),
+     "dynamic_shapes": ({0: BATCH, 1: SEQ},),
+     "sizes": [lambda: (torch.randn(1, 1, 32),), lambda: (torch.randn(3, 11, 32),),
+               lambda: (torch.randn(6, 24, 32),)],
+     "atol": 1e-4, "rtol": 1e-4},
+]
+
+
+class ViewBaked(torch.nn.Module):
+    def forward(self, x):
+        return x.view(int(x.size(0)), -1) * 2  # int() makes the trace record the example's batch
+
+
+class OnesBaked(torch.nn.Module):
+    def forward(self, x):
+        return x + torch.ones(4)  # 4 is the example's extent of a dim that varies
+
+
+REFUSALS = [
+    ("baked_view", ViewBaked, (torch.randn(2, 3, 4),), ({0: Dim("batch", min=1, max=8)},), "batch"),
+    ("baked_ones", OnesBaked, (torch.randn(2, 4),), ({1: Dim("feat", min=1, max=9)},), "feat"),
+]
+
+
+def build(case, d):
+    torch.manual_seed(0)
+    mod = case["module"]()
+    mod.eval()
+    path = os.path.join(d, "model.json")
+    mc_export.export(mod, case["example"](), path, dynamic_shapes=case["dynamic_shapes"])
+    src = os.path.join(d, "model.c")
+    r = run([MC, "compile", path, "-o", src, "--name", "model"])
+    if r.returncode != 0:
+        return mod, None, ["compile: mc exited %d:\n%s" % (r.returncode, r.stdout[-3000:])]
+    exe = os.path.join(d, "harness")
+    inc = ["-I" + d, "-Wa,-I" + d, "-I" + os.path.join(ROOT, "runtime")]
+    r = run([CC, "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1"] + inc +
+            [src, os.path.join(HERE, "harness.c"), os.path.join(BUILD, "libmcrt.a"), "-lm", "-lpthread", "-o", exe])
+    if r.returncode != 0:
+        return mod, None, ["cc: %s" % r.stdout[-3000:]]
+    for std in ("c99", "c11"):
+        r = run(["clang", "-std=" + std, "-Wall", "-Wextra", "-Werror", "-O0"] + inc +
+                ["-c", src, "-o", os.path.join(d, "model_clang.o")])
+        if r.returncode != 0:
+            return mod, None, ["clang -std=%s: %s" % (std, r.stdout[-3000:])]
+    return mod, exe, []
+
+
+def check_case(case):
+    d = os.path.join(OUT, case["name"])
+    os.makedirs(d, exist_ok=True)
+    mod, exe, errors = build(case, d)
+    if errors:
+        return errors
+    torch.manual_seed(1)
+    script, wants = [], []
+    for k, make in enumerate(case["sizes"]):
+        inputs = make()
+        with torch.no_grad():
+            want = [run_e2e.to_numpy(w) for w in run_e2e.flatten(mod(*[x.clone() for x in inputs]))]
+        od = os.path.join(d, "run%d" % k)
+        os.makedirs(od, exist_ok=True)
+        for i, x in enumerate(inputs):
+            p = os.path.join(od, "in_%d.bin" % i)
+            x.contiguous().numpy().tofile(p)
+            mode = "zerocopy" if (k + i) % 2 else "copy"
+            script.append("bind %d %s 0 %s %s" % (i, mode, p, " ".join(str(s) for s in x.shape)))
+        script.append("run 0 %s" % od)
+        wants.append((od, want, [x.numpy() for x in inputs], " x ".join(str(tuple(x.shape)) for x in inputs)))
+    expect_msgs = []
+    if "out_of_bounds" in case:  # refused at bind, naming the Dim; the model still runs after
+        i, shape = case["out_of_bounds"]
+        p = os.path.join(d, "oob.bin")
+        np.zeros(int(np.prod(shape)), dtype=np.float32).tofile(p)
+        script.append("bind %d copy %d %s %s" % (i, MC_ESHAPE, p, " ".join(map(str, shape))))
+        script.append("run 0 %s" % wants[-1][0])
+        expect_msgs.append("outside Dim")
+    if "disagree" in case:  # two inputs of one Dim bound with different sizes
+        a, b = case["disagree"]
+        pa, pb = os.path.join(d, "dis_a.bin"), os.path.join(d, "dis_b.bin")
+        np.zeros(int(np.prod(a)), dtype=np.int64).tofile(pa)
+        np.zeros(int(np.prod(b)), dtype=np.uint8).tofile(pb)
+        script.append("bind 0 copy 0 %s %s" % (pa, " ".join(map(str, a))))
+        script.append("bind 1 copy 0 %s %s" % (pb, " ".join(map(str, b))))
+        script.append("run %d %s" % (MC_ESHAPE, d))
+        expect_msgs.append("mc_run: Dim 'seq' is")
+    sp = os.path.join(d, "script.txt")
+    with open(sp, "w") as f:
+        f.write("\n".join(script) + "\n")
+    r = run([exe, sp])
+    if r.returncode != 0:
+        return ["harness exited %d: %s" % (r.returncode, r.stdout[-3000:])]
+    for m in expect_msgs:
+        if m not in r.stdout:
+            errors.append("expected a message with %r, harness said: %s" % (m, r.stdout[-1000:]))
+    for od, want, want_inputs, label in wants:
+        errors.extend(run_e2e.compare_outputs(od, want, want_inputs, case, label))
+    return errors
+
+
+def check_refusal(name, module, example, dyn, dim):
+    d = os.path.join(OUT, name)
+    os.makedirs(d, exist_ok=True)
+    try:
+        mc_export.export(module(), example, os.path.join(d, "model.json"), dynamic_shapes=dyn)
+    except mc_export.ExportError as e:
+        return [] if "Dim '%s'" % dim in str(e) else ["refused without naming Dim '%s': %s" % (dim, e)]
+    return ["exported a trace that baked in the size of Dim '%s'" % dim]
+
+
+def main():
+    import warnings
+    warnings.filterwarnings("ignore")
+    torch.set_num_threads(1)
+    only = sys.argv[1:]
+    passed = failed = 0
+    jobs = [(c["name"], lambda c=c: check_case(c)) for c in CASES]
+    jobs += [(r[0], lambda r=r: check_refusal(*r)) for r in REFUSALS]
+    for name, job in jobs:
+        if only and not any(o in name for o in only):
+            continue
+        try:
+            errors = job()
+        except Exception as e:  # a crash is a failed case
+            import traceback
+            errors = ["exception: %s\n%s" % (e, traceback.format_exc())]
+        if errors:
+            failed += 1
+            print("FAIL %s\n  %s" % (name, "\n  ".join(errors)))
+        else:
+            passed += 1
+            print("ok   %s" % name)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

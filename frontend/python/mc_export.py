@@ -669,7 +669,7 @@ def _where(torch, n):
     """'scope (file:line)' of a node for messages."""
     src = _Writer.source(n, False) or ""
     scope = n.scopeName().replace("__module.", "").replace("__module", "")
-    return ("module '%s'" % scope if scope else "the node") + (" at %s" % src if src else "")
+    return ("module '%s'" % scope if scope else "forward") + (" at %s" % src if src else "")
 
 
 def _module_at(module, path):
@@ -759,11 +759,28 @@ def _lift_state(torch, graph, module, bn_ndim, changed, method, preserved):
             raise ExportError("%s: dropout in training mode is random; call module.eval() before "
                               "exporting (mc_export exports the module in the mode it is in)"
                               % _where(torch, n))
+        if n.kind() == "prim::SetAttr" and self_id is not None:
+            # `self.n += 1` scripted: add_ on the attribute, then SetAttr of that same tensor
+            obj, val = n.inputsAt(0), n.inputsAt(1)
+            path = _attr_path(obj, self_id) if obj.unique() != self_id else ""
+            src = val.node()
+            k = src.kind()
+            if path is not None and k.startswith("aten::") and k.endswith("_") \
+                    and not k.endswith("__") and src.inputsSize() > 0 and _attr_path(
+                        src.inputsAt(0), self_id) == (path + "." if path else "") + n.s("name"):
+                n.destroy()
+                continue
         if n.kind() == "prim::SetAttr":
             raise ExportError("forward assigns the module attribute '%s' (%s); mc exports "
                               "tensors updated in place as state: register a buffer and update it "
                               "with self.%s.copy_(...) / add_(...)"
                               % (n.s("name"), _where(torch, n), n.s("name")))
+    # a message formatted only to be raised (batch norm's checks, scripted) keeps its template
+    for n in list(_all_nodes(graph.nodes())):
+        if n.kind() == "aten::format" and n.inputsSize() > 0 and n.output().uses() and all(
+                u.user.kind() == "prim::RaiseException" for u in n.output().uses()):
+            n.output().replaceAllUsesWith(n.inputsAt(0))
+            n.destroy()
     # training-mode batch norm: running statistics are state
     for n in list(_all_nodes(graph.nodes())):
         if n.kind() != "aten::batch_norm" or _is_const(n.inputsAt(5), False):
@@ -787,6 +804,13 @@ def _lift_state(torch, graph, module, bn_ndim, changed, method, preserved):
         if stats:
             path = [p for inp, p, _ in order if inp.unique() == stats[0][0].unique()][0]
             mod = _module_at(module, path.rpartition(".")[0])
+            if method == "script":
+                raise ExportError("module '%s' (%s) is in training mode, scripted: its batch-size "
+                                  "check is a loop over the input's sizes that mc does not "
+                                  "compile; export with method='trace' (training-mode semantics, "
+                                  "the running statistics as state) or call module.eval() first"
+                                  % (path.rpartition(".")[0],
+                                     getattr(mod, "original_name", type(mod).__name__)))
             if method == "trace" and getattr(mod, "momentum", 0.1) is None:
                 raise ExportError("%s: BatchNorm with momentum=None in training mode (a cumulative "
                                   "average the trace bakes in); set a momentum or call "
@@ -797,15 +821,22 @@ def _lift_state(torch, graph, module, bn_ndim, changed, method, preserved):
                 raise ExportError("%s: batch norm in training mode with an input of unknown rank; "
                                   "call module.eval() before exporting" % _where(torch, n))
             _bn_update(torch, graph, n, ndim, stats)
-    # tensors still read from the module
+    # tensors (and plain values: a scripted module frozen in training mode) still read from it
     if self_id is not None:
         for n in list(_all_nodes(graph.nodes())):
-            if n.kind() != "prim::GetAttr" or not isinstance(n.output().type(), torch._C.TensorType):
+            if n.kind() != "prim::GetAttr" or isinstance(n.output().type(), torch._C.ClassType):
                 continue
             path = _attr_path(n.output(), self_id)
             if path is None:
                 continue
             v = n.output()
+            val = _module_at(module, path)
+            if not isinstance(val, torch.Tensor):
+                if v.uses() and (val is None or isinstance(val, (bool, int, float))):
+                    c = graph.insertConstant(val)
+                    c.node().moveBefore(n)
+                    v.replaceAllUsesWith(c)
+                continue
             if bool(v.uses()) and (preserved or _written(v) or path in changed_names):
                 v.replaceAllUsesWith(state_input(path))
             elif bool(v.uses()):

@@ -90,12 +90,15 @@ def unary_cases(w):
         op = "aten::" + name
         for dt in ALL:
             tol = tol_for(dt)
-            for shape in ((3, 4), (), (0, 2), (2, 3, 5)):
+            # every dtype once; float32 and int64 through every shape and layout
+            full = dt in (F32, I64)
+            for shape in ((3, 4), (), (0, 2), (2, 3, 5)) if full else ((3, 4),):
                 try_case(w, op, [domain(rand(shape, dt), dom)] + extra, fn, tol)
             x = domain(rand((4, 3), dt), dom)
             try_case(w, op, [strided(x)] + extra, fn, tol)
-            try_case(w, op, [transposed(x)] + extra, fn, tol)
-            try_case(w, op, [domain(expanded((3, 5), dt), dom)] + extra, fn, tol)
+            if full:
+                try_case(w, op, [transposed(x)] + extra, fn, tol)
+                try_case(w, op, [domain(expanded((3, 5), dt), dom)] + extra, fn, tol)
         for dt in (F32, F64, BF16):
             s = torch.tensor(SPECIAL, dtype=dt)
             if name == "erfinv" and dt != F64:
@@ -302,7 +305,7 @@ BINARY = {
     "float_power": (torch.float_power, True, True), "heaviside": (torch.heaviside, True, False),
     "nextafter": (torch.nextafter, True, False), "ldexp": (torch.ldexp, True, False),
     "gcd": (torch.gcd, True, False), "lcm": (torch.lcm, True, False),
-    "__lshift__": (lambda a, b: a << b, False, True), "__rshift__": (lambda a, b: a >> b, False, True),
+    "__lshift__": (lambda a, b: a << b, True, True), "__rshift__": (lambda a, b: a >> b, True, True),
     "bitwise_left_shift": (torch.bitwise_left_shift, True, True),
     "bitwise_right_shift": (torch.bitwise_right_shift, True, True),
 }
@@ -332,13 +335,16 @@ def binary_cases(w):
     for name, (fn, inplace, scalar) in BINARY.items():
         op = "aten::" + name
         for da, db in PAIRS:
-            tol = tol_for(da, db) if BF16 not in (da, db) else 1e-2
-            for sa, sb in SHAPES:
+            tol = tol_for(da, db)
+            # every pair broadcast once; float32 and int32 pairs through every shape and layout
+            full = (da, db) in ((F32, F32), (I32, I32))
+            for sa, sb in SHAPES if full else SHAPES[1:2]:
                 a, b = operands(name, da, db, sa, sb)
                 try_case(w, op, [a, b], fn, tol)
             a, b = operands(name, da, db, (3, 4), (3, 4))
             try_case(w, op, [strided(a), transposed(b)], fn, tol)
-            try_case(w, op, [expanded((3, 4), da), strided(b)], fn, tol)
+            if full:
+                try_case(w, op, [expanded((3, 4), da), strided(b)], fn, tol)
             if inplace:
                 ip = getattr(A, name + "_") if not name.startswith("__") else getattr(A, "__i" + name[2:])
                 opi = op + "_" if not name.startswith("__") else "aten::__i" + name[2:]

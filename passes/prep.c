@@ -22,8 +22,15 @@ static int check_block(Block *b, Graph *g, PassCtx *c) {
     } else if (ir_node_is(n, "prim::GetAttr") && ir_count_uses(g, n->outputs[0]) > 0 &&
                n->outputs[0]->type->kind != TY_CLASS) {
       const Attr *a = ir_node_attr(n, "name");
-      diag_error(c->diag, n->loc, "module attribute '%s' has no value in a text dump; %s",
-                 a && a->s ? a->s : "?", export_hint);
+      size_t len = g->path ? strlen(g->path) : 0;
+      if (len >= 5 && strcmp(g->path + len - 5, ".json") == 0)
+        diag_error(c->diag, n->loc,
+                   "module attribute '%s' is read from the module at run time, which mc does not have; re-export "
+                   "with mc_export, which makes module state that forward updates graph inputs",
+                   a && a->s ? a->s : "?");
+      else
+        diag_error(c->diag, n->loc, "module attribute '%s' has no value in a text dump; %s",
+                   a && a->s ? a->s : "?", export_hint);
       errs++;
     } else if (ir_node_is(n, "prim::Constant") && ir_count_uses(g, n->outputs[0]) > 0) {
       const Attr *a = ir_node_attr(n, "value");

@@ -386,8 +386,8 @@ START_TEST(test_semantic_errors) {
                     "\"dtype\": \"float32\", \"shape\": [1], \"data\": \"AACAPw==\"}}}], \"outputs\": []}}",
                     "constant of type Double(1");
   expect_text_error(HEAD "], \"nodes\": [], \"outputs\": [\"nowhere\"]}}", "/graph/outputs/0: undefined value '%nowhere'");
-  expect_text_error(HEAD "], \"nodes\": [], \"outputs\": []}, \"output_structure\": {\"kind\": \"dict\"}}",
-                    "/output_structure/kind: unknown output kind \"dict\"");
+  expect_text_error(HEAD "], \"nodes\": [], \"outputs\": []}, \"output_structure\": {\"kind\": \"set\"}}",
+                    "/output_structure/kind: unknown output kind \"set\"");
   expect_text_error("{\"format\": \"mc-graph\"} x", "t.json:1:24: error: invalid JSON: unexpected 'x'");
   expect_text_error(HEAD "{\"name\": \"x\", \"type\": \"List[List[List[List[List[List[List[List[List[List[List[List["
                     "List[List[List[List[List[List[List[List[List[List[List[List[List[List[List[List[List[List[List[List["

@@ -342,7 +342,7 @@ case("json_if_block_arity.json",
      jdump(jg([X, {"name": "c", "type": "bool"}],
               [{"kind": "prim::If", "inputs": ["c"], "outputs": [{"name": "z", "type": "Tensor"}], "blocks": [
                   {"inputs": [], "nodes": [], "outputs": ["x", "x"]}, {"inputs": [], "nodes": [], "outputs": ["x"]}]}], ["z"])))
-case("json_output_structure_bad.json", jdump(dict(jg([X], [RELU], ["y"]), output_structure={"kind": "dict"})))
+case("json_output_structure_bad.json", jdump(dict(jg([X], [RELU], ["y"]), output_structure={"kind": "set"})))
 case("json_output_structure_count.json",
      jdump(dict(jg([X], [RELU], ["y"]), output_structure={"kind": "tuple", "elems": [{"kind": "tensor"}, {"kind": "tensor"}]})))
 

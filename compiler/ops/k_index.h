@@ -309,6 +309,10 @@ static inline void ki_store(mck_tensor *t, int64_t off, const ki_el *e) {
   else mck_seti(t, off, e->i);
 }
 static inline ki_el *ki_alloc(mck_ctx *c, const char *op, int64_t n) {
+  if ((uint64_t)n > (uint64_t)(SIZE_MAX / sizeof(ki_el))) {
+    mck_fail(c, "%s: out of memory", op);
+    return NULL;
+  }
   ki_el *a = (ki_el *)malloc((size_t)(n > 0 ? n : 1) * sizeof(ki_el));
   if (!a) mck_fail(c, "%s: out of memory", op);
   return a;
@@ -2093,7 +2097,7 @@ static inline int ki_multinomial(mck_ctx *c, mck_arg *out, int nout, const mck_a
   if (ki_tensor_out(c, op, out, nout, 0) || mck_out(c, out[0].u.t, MCK_I64, s->ndim, s->ndim == 2 ? ns : ns + 1)) return -1;
   if (c->meta) return 0;
   mck_tensor *o = out[0].u.t;
-  double *w = (double *)malloc((size_t)(cats ? cats : 1) * sizeof(double));
+  double *w = (uint64_t)cats > (uint64_t)(SIZE_MAX / sizeof(double)) ? NULL : (double *)malloc((size_t)(cats ? cats : 1) * sizeof(double));
   if (!w) return mck_fail(c, "%s: out of memory", op);
   for (int64_t r = 0; r < rows; r++) {
     double tot = 0;

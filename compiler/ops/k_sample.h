@@ -443,27 +443,6 @@ static inline int mcks_upsample_nearest_exact3d(mck_ctx *c, mck_arg *out, int no
   return ksm_nearest(c, "aten::_upsample_nearest_exact3d", 3, 1, out, nout, in, nin);
 }
 
-/* Separable interpolation weights of one dim: n taps per output index. */
-typedef struct ksm_taps {
-  int n;
-  int64_t *idx; /* out x n source indices */
-  double *w;    /* out x n weights (float32 values where the kernel computes in float) */
-} ksm_taps;
-
-static inline void ksm_taps_free(ksm_taps *t) {
-  for (int i = 0; i < 3; i++) {
-    free(t[i].idx);
-    free(t[i].w);
-  }
-}
-
-static inline int ksm_taps_alloc(ksm_taps *t, int n, int64_t out) {
-  t->n = n;
-  t->idx = (int64_t *)kconv_alloc(out * n, sizeof(int64_t));
-  t->w = (double *)kconv_alloc(out * n, sizeof(double));
-  return t->idx && t->w ? 0 : -1;
-}
-
 /* ATen's cubic convolution coefficients of fraction t with parameter A, in float or double. */
 static inline void ksm_cubic_coeffs(double t, double A, int f32, double *co) {
   double x1 = t, x2 = ksm_r(1.0 - t, f32), a2 = ksm_r(A + 2.0, f32), a3 = ksm_r(A + 3.0, f32);
@@ -484,73 +463,91 @@ static inline double ksm_area_scale(int64_t in, int64_t out, int align, int has,
   return has && sc > 0.0 ? ksm_r(1.0 / sc, f32) : ksm_r((double)in, f32) / (double)out;
 }
 
-/* Cubic taps (upsample_bicubic2d): 4 clamped indices around floor(src), A = -0.75. */
-static inline int ksm_taps_cubic(ksm_taps *t, int64_t in, int64_t out, int align, int has, double sc,
-                                 int f32) {
-  if (ksm_taps_alloc(t, 4, out)) return -1;
-  double scale = ksm_r(ksm_area_scale(in, out, align, has, sc, f32), f32);
-  for (int64_t o = 0; o < out; o++) {
-    double r = align ? ksm_r(scale * (double)o, f32)
-                     : ksm_r(ksm_r(scale * ksm_r((double)o + 0.5, f32), f32) - 0.5, f32);
-    double fl = floor((double)(float)r); /* ATen floors with floorf */
-    int64_t i0 = fl < -4.0 ? -4 : fl > (double)in + 4.0 ? in + 4 : (int64_t)fl;
-    double co[4];
-    ksm_cubic_coeffs(ksm_r(r - (double)i0, f32), -0.75, f32, co);
-    for (int j = 0; j < 4; j++) {
-      int64_t k = i0 - 1 + j;
-      t->idx[o * 4 + j] = k < 0 ? 0 : k > in - 1 ? in - 1 : k;
-      t->w[o * 4 + j] = co[j];
-    }
+/* The taps of one dim of a separable interpolation, computed per output index (nothing is
+ * allocated: a build without malloc has no room for tables): identity (dims the op does not
+ * have), ATen's linear taps (k_pool.h's kconv_linear_idx) or its cubic taps (4 indices around
+ * floor(src), clamped to the border, A = -0.75). */
+typedef struct ksm_dim {
+  int mode, align, has, f32; /* mode: -1 identity, KSM_LINEAR, KSM_CUBIC */
+  int64_t in, out;
+  double sc, scale;
+} ksm_dim;
+
+enum { KSM_LINEAR, KSM_CUBIC };
+
+static inline void ksm_dim_init(ksm_dim *d, int mode, int64_t in, int64_t out, int align, int has, double sc,
+                                int f32) {
+  d->mode = mode;
+  d->in = in;
+  d->out = out;
+  d->align = align;
+  d->has = has;
+  d->sc = sc;
+  d->f32 = f32;
+  d->scale = ksm_r(ksm_area_scale(in, out, align, has, sc, f32), f32);
+}
+
+static inline int ksm_dim_taps(const ksm_dim *d, int64_t o, int64_t *idx, double *w) {
+  int f32 = d->f32;
+  if (d->mode < 0) {
+    idx[0] = o;
+    w[0] = 1.0;
+    return 1;
   }
-  return 0;
+  if (d->mode == KSM_LINEAR) {
+    kconv_linear_idx(o, d->in, d->out, d->align, d->has, d->sc, f32, &idx[0], &idx[1], &w[0], &w[1]);
+    return 2;
+  }
+  double r = d->align ? ksm_r(d->scale * (double)o, f32)
+                      : ksm_r(ksm_r(d->scale * ksm_r((double)o + 0.5, f32), f32) - 0.5, f32);
+  double fl = floor((double)(float)r); /* ATen floors with floorf */
+  int64_t i0 = fl < -4.0 ? -4 : fl > (double)d->in + 4.0 ? d->in + 4 : (int64_t)fl;
+  ksm_cubic_coeffs(ksm_r(r - (double)i0, f32), -0.75, f32, w);
+  for (int j = 0; j < 4; j++) {
+    int64_t k = i0 - 1 + j;
+    idx[j] = k < 0 ? 0 : k > d->in - 1 ? d->in - 1 : k;
+  }
+  return 4;
 }
 
-/* Linear taps (upsample_linear1d, upsample_trilinear3d): k_pool.h's kconv_linear_idx. */
-static inline int ksm_taps_linear(ksm_taps *t, int64_t in, int64_t out, int align, int has, double sc,
-                                  int f32) {
-  if (ksm_taps_alloc(t, 2, out)) return -1;
-  for (int64_t o = 0; o < out; o++)
-    kconv_linear_idx(o, in, out, align, has, sc, f32, &t->idx[2 * o], &t->idx[2 * o + 1], &t->w[2 * o],
-                     &t->w[2 * o + 1]);
-  return 0;
-}
-
-/* y = separable interpolation of x with taps t[0..2] (D, H, W): ATen's Interpolate<n>: the
- * outer dim's taps weight the inner results, each sum formed left to right. */
-static inline void ksm_sep_run(const mck_tensor *x, const ksm_vol *v, const ksm_taps *t, mck_tensor *y) {
+/* y = separable interpolation of x over D, H, W: ATen's Interpolate<n>: the outer dim's taps
+ * weight the inner results, each sum formed left to right. */
+static inline void ksm_sep_run(const mck_tensor *x, const ksm_vol *v, const ksm_dim *dm, mck_tensor *y) {
   int f32 = x->dtype == MCK_F32;
   int64_t q = 0;
   for (int64_t a = 0; a < v->n0; a++)
     for (int64_t b = 0; b < v->n1; b++) {
       int64_t base = ksm_vol_base(x, v, a, b);
-      for (int64_t od = 0; od < v->osz[0]; od++)
-        for (int64_t oh = 0; oh < v->osz[1]; oh++)
+      for (int64_t od = 0; od < v->osz[0]; od++) {
+        int64_t id[4], ih[4], iw[4];
+        double wd[4], wh[4], ww[4];
+        int nd = ksm_dim_taps(&dm[0], od, id, wd);
+        for (int64_t oh = 0; oh < v->osz[1]; oh++) {
+          int nh = ksm_dim_taps(&dm[1], oh, ih, wh);
           for (int64_t ow = 0; ow < v->osz[2]; ow++, q++) {
+            int nw = ksm_dim_taps(&dm[2], ow, iw, ww);
             double accd = 0.0;
-            for (int i = 0; i < t[0].n; i++) {
-              int64_t od_ = t[0].idx[od * t[0].n + i];
+            for (int i = 0; i < nd; i++) {
               double acch = 0.0;
-              for (int j = 0; j < t[1].n; j++) {
-                int64_t oh_ = t[1].idx[oh * t[1].n + j];
-                int64_t rb = base + od_ * v->st[0] + oh_ * v->st[1];
+              for (int j = 0; j < nh; j++) {
+                int64_t rb = base + id[i] * v->st[0] + ih[j] * v->st[1];
                 double accw = 0.0;
-                for (int k = 0; k < t[2].n; k++) {
-                  double p = ksm_r(mck_getf(x, rb + t[2].idx[ow * t[2].n + k] * v->st[2]) *
-                                       t[2].w[ow * t[2].n + k], f32);
+                for (int k = 0; k < nw; k++) {
+                  double p = ksm_r(mck_getf(x, rb + iw[k] * v->st[2]) * ww[k], f32);
                   accw = k ? ksm_r(accw + p, f32) : p;
                 }
-                double p = ksm_r(accw * t[1].w[oh * t[1].n + j], f32);
+                double p = ksm_r(accw * wh[j], f32);
                 acch = j ? ksm_r(acch + p, f32) : p;
               }
-              double p = ksm_r(acch * t[0].w[od * t[0].n + i], f32);
+              double p = ksm_r(acch * wd[i], f32);
               accd = i ? ksm_r(accd + p, f32) : p;
             }
             mck_setf(y, y->offset + q, accd);
           }
+        }
+      }
     }
 }
-
-enum { KSM_LINEAR, KSM_CUBIC };
 
 /* upsample_linear1d, upsample_bicubic2d, upsample_trilinear3d (input, output_size,
  * align_corners, scales...). */
@@ -567,29 +564,10 @@ static inline int ksm_interp(mck_ctx *c, const char *op, int nsp, int mode, mck_
   if (ksm_up_init(c, op, &v, in, nin, 3, &u)) return -1;
   if (ksm_vol_out(c, &v, out[0].u.t, x->dtype)) return -1;
   if (c->meta || mck_numel(out[0].u.t) == 0) return 0;
-  int f32 = x->dtype == MCK_F32;
-  ksm_taps t[3];
-  memset(t, 0, sizeof t);
-  int bad = 0;
-  for (int i = 0; i < 3 && !bad; i++) {
-    if (i < 3 - nsp) {
-      bad = ksm_taps_alloc(&t[i], 1, 1);
-      if (!bad) {
-        t[i].idx[0] = 0;
-        t[i].w[0] = 1.0;
-      }
-    } else if (mode == KSM_CUBIC) {
-      bad = ksm_taps_cubic(&t[i], v.sz[i], v.osz[i], align, u.has[i], u.sc[i], f32);
-    } else {
-      bad = ksm_taps_linear(&t[i], v.sz[i], v.osz[i], align, u.has[i], u.sc[i], f32);
-    }
-  }
-  if (bad) {
-    ksm_taps_free(t);
-    return mck_fail(c, "%s: out of memory", op);
-  }
-  ksm_sep_run(x, &v, t, out[0].u.t);
-  ksm_taps_free(t);
+  ksm_dim dm[3];
+  for (int i = 0; i < 3; i++)
+    ksm_dim_init(&dm[i], i < 3 - nsp ? -1 : mode, v.sz[i], v.osz[i], align, u.has[i], u.sc[i], x->dtype == MCK_F32);
+  ksm_sep_run(x, &v, dm, out[0].u.t);
   return 0;
 }
 
@@ -617,66 +595,72 @@ static inline double ksm_aa_filter(double x, int mode, int f32) {
   return 0.0;
 }
 
-/* One antialiased pass along spatial dim `dim` (1: H, 2: W) of src (n planes of H x W doubles,
- * contiguous) into dst (n planes with dim resized to out): ATen's _compute_weights_aa and
- * interpolate_aa_single_dim. */
-static inline int ksm_aa_pass(const double *src, double *dst, int64_t n, int64_t H, int64_t W, int dim,
-                              int64_t out, int align, int has, double sc, int mode, int f32) {
+/* Where an antialiased pass reads and writes: a tensor (the op's input or output, seen as
+ * planes through the volume's strides) or a contiguous buffer of n planes of H x W. */
+typedef struct ksm_aa_io {
+  const mck_tensor *t; /* or NULL: buf */
+  mck_tensor *tw;
+  const ksm_vol *v;
+  double *buf;
+} ksm_aa_io;
+
+static inline int64_t ksm_aa_off(const ksm_aa_io *io, int64_t p, int64_t h, int64_t w, int64_t H, int64_t W) {
+  if (!io->t && !io->tw) return (p * H + h) * W + w;
+  const mck_tensor *t = io->t ? io->t : io->tw;
+  if (io->tw) return t->offset + (p * H + h) * W + w; /* the fresh output: contiguous */
+  return ksm_vol_base(t, io->v, p / io->v->n1, p % io->v->n1) + h * io->v->st[1] + w * io->v->st[2];
+}
+
+/* One antialiased pass along spatial dim `dim` (1: H, 2: W) of n planes of H x W from src
+ * into dst (dim resized to out): ATen's _compute_weights_aa and interpolate_aa_single_dim.
+ * The taps of each output index are computed as they are used. */
+static inline void ksm_aa_pass(const ksm_aa_io *src, const ksm_aa_io *dst, int64_t n, int64_t H, int64_t W,
+                               int dim, int64_t out, int align, int has, double sc, int mode, int f32,
+                               double *w) {
   int64_t in = dim == 1 ? H : W;
   double scale = ksm_r(ksm_area_scale(in, out, align, has, sc, f32), f32);
   double interp = mode == KSM_LINEAR ? 2.0 : 4.0;
   double support = ksm_r(scale >= 1.0 ? interp * 0.5 * scale : interp * 0.5, f32);
   double invscale = ksm_r(scale >= 1.0 ? 1.0 / scale : 1.0, f32);
-  int64_t *xmin = (int64_t *)kconv_alloc(out, sizeof(int64_t));
-  int64_t *xsz = (int64_t *)kconv_alloc(out, sizeof(int64_t));
-  /* a window spans at most 2 * support + 2 taps */
   int64_t ws = 2.0 * support + 2.0 < (double)in ? (int64_t)(2.0 * support) + 2 : in;
-  double *wt = (double *)kconv_alloc(mck_mul_sat(out, ws), sizeof(double));
-  if (!xmin || !xsz || !wt) {
-    free(xmin); free(xsz); free(wt);
-    return -1;
-  }
+  int64_t OH = dim == 1 ? out : H, OW = dim == 2 ? out : W;
   for (int64_t i = 0; i < out; i++) {
     double center = ksm_r(scale * ((double)i + 0.5), f32);
     double lo = ksm_r(center - support, f32) + 0.5, hi = ksm_r(center + support, f32) + 0.5;
     int64_t mn = lo > 0.0 ? (lo < (double)in ? (int64_t)lo : in) : 0;
     int64_t mx = hi > 0.0 ? (hi < (double)in ? (int64_t)hi : in) : 0;
     if (mx < mn) mx = mn;
-    if (mx - mn > ws) mx = mn + ws;
-    xmin[i] = mn;
-    xsz[i] = mx - mn;
-    double total = 0.0, *w = wt + i * ws;
-    for (int64_t j = 0; j < xsz[i]; j++) {
+    if (mx - mn > ws) mx = mn + ws; /* a window spans at most 2 * support + 2 taps */
+    int64_t xs = mx - mn;
+    double total = 0.0;
+    for (int64_t j = 0; j < xs; j++) {
       double arg = ksm_r(ksm_r((double)(j + mn), f32) - center, f32) + 0.5;
       w[j] = ksm_aa_filter(ksm_r(arg * invscale, f32), mode, f32);
       total = ksm_r(total + w[j], f32);
     }
-    for (int64_t j = 0; j < xsz[i]; j++)
+    for (int64_t j = 0; j < xs; j++)
       if (total != 0.0) w[j] = ksm_r(w[j] / total, f32);
-  }
-  int64_t OH = dim == 1 ? out : H, OW = dim == 2 ? out : W;
-  for (int64_t p = 0; p < n; p++)
-    for (int64_t h = 0; h < OH; h++)
-      for (int64_t x = 0; x < OW; x++) {
-        int64_t i = dim == 1 ? h : x;
-        const double *w = wt + i * ws;
+    for (int64_t p = 0; p < n; p++)
+      for (int64_t o2 = 0; o2 < (dim == 1 ? OW : OH); o2++) {
+        int64_t h = dim == 1 ? i : o2, x = dim == 1 ? o2 : i;
         double acc = 0.0;
-        for (int64_t j = 0; j < xsz[i]; j++) {
-          int64_t s = xmin[i] + j;
-          double val = dim == 1 ? src[(p * H + s) * W + x] : src[(p * H + h) * W + s];
+        for (int64_t j = 0; j < xs; j++) {
+          int64_t s0 = mn + j;
+          int64_t so = dim == 1 ? ksm_aa_off(src, p, s0, x, H, W) : ksm_aa_off(src, p, h, s0, H, W);
+          double val = src->buf ? src->buf[so] : mck_getf(src->t, so);
           double pr = ksm_r(val * w[j], f32);
           acc = j ? ksm_r(acc + pr, f32) : pr;
         }
-        dst[(p * OH + h) * OW + x] = acc;
+        int64_t d = ksm_aa_off(dst, p, h, x, OH, OW);
+        if (dst->buf) dst->buf[d] = acc;
+        else mck_setf(dst->tw, d, acc);
       }
-  free(xmin);
-  free(xsz);
-  free(wt);
-  return 0;
+  }
 }
 
 /* _upsample_bilinear2d_aa / _upsample_bicubic2d_aa (F.interpolate antialias=True): separable
- * passes, W first, then H; a dim whose size does not change is not resampled. */
+ * passes, W first, then H; a dim whose size does not change is not resampled (a buffer holds
+ * the W pass's result only when both change). */
 static inline int ksm_aa(mck_ctx *c, const char *op, int mode, mck_arg *out, int nout,
                          const mck_arg *in, int nin) {
   const mck_tensor *x = kconv_tensor(kconv_arg(in, nin, 0));
@@ -693,33 +677,29 @@ static inline int ksm_aa(mck_ctx *c, const char *op, int mode, mck_arg *out, int
   if (c->meta || mck_numel(y) == 0) return 0;
   int f32 = x->dtype == MCK_F32;
   int64_t n = v.n0 * v.n1, H = v.sz[1], W = v.sz[2], OH = v.osz[1], OW = v.osz[2];
-  double *a = (double *)kconv_alloc(mck_mul_sat(n, H * W), sizeof(double));
-  double *b = (double *)kconv_alloc(mck_mul_sat(n, H * OW), sizeof(double));
-  double *r = (double *)kconv_alloc(mck_mul_sat(n, OH * OW), sizeof(double));
-  int bad = !a || !b || !r;
-  if (!bad) {
-    int64_t k = 0;
-    for (int64_t i0 = 0; i0 < v.n0; i0++)
-      for (int64_t i1 = 0; i1 < v.n1; i1++)
-        for (int64_t h = 0; h < H; h++)
-          for (int64_t w = 0; w < W; w++)
-            a[k++] = mck_getf(x, ksm_vol_base(x, &v, i0, i1) + h * v.st[1] + w * v.st[2]);
-    const double *cur = a;
-    if (OW != W) {
-      bad = ksm_aa_pass(cur, b, n, H, W, 2, OW, align, u.has[2], u.sc[2], mode, f32);
-      cur = b;
+  ksm_aa_io xin = {x, NULL, &v, NULL}, yout = {NULL, y, &v, NULL}, mid = {NULL, NULL, &v, NULL};
+  double *w = (double *)kconv_alloc(H > W ? H : W, sizeof(double));
+  if (!w) return mck_fail(c, "%s: out of memory", op);
+  if (OW != W && OH != H) {
+    mid.buf = (double *)kconv_alloc(mck_mul_sat(n, H * OW), sizeof(double));
+    if (!mid.buf) {
+      free(w);
+      return mck_fail(c, "%s: out of memory", op);
     }
-    if (!bad && OH != H) {
-      bad = ksm_aa_pass(cur, r, n, H, OW, 1, OH, align, u.has[1], u.sc[1], mode, f32);
-      cur = r;
-    }
-    if (!bad)
-      for (int64_t i = 0; i < n * OH * OW; i++) mck_setf(y, y->offset + i, cur[i]);
+    ksm_aa_pass(&xin, &mid, n, H, W, 2, OW, align, u.has[2], u.sc[2], mode, f32, w);
+    ksm_aa_pass(&mid, &yout, n, H, OW, 1, OH, align, u.has[1], u.sc[1], mode, f32, w);
+    free(mid.buf);
+  } else if (OW != W) {
+    ksm_aa_pass(&xin, &yout, n, H, W, 2, OW, align, u.has[2], u.sc[2], mode, f32, w);
+  } else if (OH != H) {
+    ksm_aa_pass(&xin, &yout, n, H, W, 1, OH, align, u.has[1], u.sc[1], mode, f32, w);
+  } else {
+    for (int64_t p = 0, q = 0; p < n; p++)
+      for (int64_t h = 0; h < H; h++)
+        for (int64_t x2 = 0; x2 < W; x2++, q++) mck_setf(y, y->offset + q, mck_getf(x, ksm_aa_off(&xin, p, h, x2, H, W)));
   }
-  free(a);
-  free(b);
-  free(r);
-  return bad ? mck_fail(c, "%s: out of memory", op) : 0;
+  free(w);
+  return 0;
 }
 
 static inline int mcks_upsample_bilinear2d_aa(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
@@ -1429,39 +1409,34 @@ static inline int mcks_deform_conv2d(mck_ctx *c, mck_arg *out, int nout, const m
   if (mck_out(c, y, x->dtype, 4, shape)) return -1;
   if (c->meta || mck_numel(y) == 0) return 0;
   int f = x->dtype == MCK_F32;
-  int64_t KK = KH * KW, cpo = Cin / OG, cog = Co / G;
-  double *col = (double *)kconv_alloc(mck_mul_sat(mck_mul_sat(Cin, KK), mck_mul_sat(OH, OW)), sizeof(double));
+  int64_t KK = KH * KW, cpo = Cin / OG, cog = Co / G, CK = mck_mul_sat(Cg, KK);
+  /* one column (a group's Cg * KK samples of one output position) at a time */
+  double *col = (double *)kconv_alloc(CK, sizeof(double));
   if (!col) return mck_fail(c, "%s: out of memory", op);
-  for (int64_t b = 0; b < B; b++) {
-    for (int64_t ci = 0; ci < Cin; ci++) {
-      int64_t grp = ci / cpo, xb = x->offset + b * x->stride[0] + ci * x->stride[1];
-      for (int64_t i = 0; i < KH; i++)
-        for (int64_t j = 0; j < KW; j++) {
-          int64_t m = i * KW + j;
-          double *cp = col + (ci * KK + m) * OH * OW;
-          for (int64_t oy = 0; oy < OH; oy++)
-            for (int64_t ox = 0; ox < OW; ox++) {
+  for (int64_t b = 0; b < B; b++)
+    for (int64_t gi = 0; gi < G; gi++)
+      for (int64_t oy = 0; oy < OH; oy++)
+        for (int64_t ox = 0; ox < OW; ox++) {
+          for (int64_t cl = 0; cl < Cg; cl++) {
+            int64_t ci = gi * Cg + cl, grp = ci / cpo, xb = x->offset + b * x->stride[0] + ci * x->stride[1];
+            for (int64_t m = 0; m < KK; m++) {
+              int64_t i = m / KW, j = m % KW;
               double mv = use_mask ? ksm_at4(mk, b, grp * KK + m, oy, ox) : 1.0;
               double oh_ = ksm_at4(of, b, grp * 2 * KK + 2 * m, oy, ox);
               double ow_ = ksm_at4(of, b, grp * 2 * KK + 2 * m + 1, oy, ox);
               double yy = ksm_r((double)(oy * sh - ph + i * dh) + oh_, f);
               double xx = ksm_r((double)(ox * sw - pw + j * dw) + ow_, f);
-              cp[oy * OW + ox] = ksm_r(mv * ksm_deform_bilinear(x, xb, H, W, yy, xx, f), f);
+              col[cl * KK + m] = ksm_r(mv * ksm_deform_bilinear(x, xb, H, W, yy, xx, f), f);
             }
+          }
+          for (int64_t o = gi * cog; o < (gi + 1) * cog; o++) {
+            double acc = 0.0;
+            for (int64_t cl = 0; cl < Cg; cl++)
+              for (int64_t m = 0; m < KK; m++) acc += ksm_at4(wt, o, cl, m / KW, m % KW) * col[cl * KK + m];
+            double bv = mck_getf(bs, bs->offset + o * bs->stride[0]);
+            mck_setf(y, y->offset + ((b * Co + o) * OH + oy) * OW + ox, ksm_r(ksm_r(acc, f) + bv, f));
+          }
         }
-    }
-    for (int64_t o = 0; o < Co; o++) {
-      int64_t gi = o / cog;
-      double bv = mck_getf(bs, bs->offset + o * bs->stride[0]);
-      for (int64_t p = 0; p < OH * OW; p++) {
-        double acc = 0.0;
-        for (int64_t ci = 0; ci < Cg; ci++)
-          for (int64_t m = 0; m < KK; m++)
-            acc += ksm_at4(wt, o, ci, m / KW, m % KW) * col[((gi * Cg + ci) * KK + m) * OH * OW + p];
-        mck_setf(y, y->offset + (b * Co + o) * OH * OW + p, ksm_r(ksm_r(acc, f) + bv, f));
-      }
-    }
-  }
   free(col);
   return 0;
 }

@@ -15,6 +15,7 @@
 #include "emit/emit.h"
 #include "ops/ops.h"
 #include "passes/pass.h"
+#include "passes/dynshape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -183,11 +184,15 @@ int cmd_inspect(int argc, char **argv) {
   pm.verify = true;
   Plan plan;
   memset(&plan, 0, sizeof plan);
-  if (pm_run(g, &pm, &d) || plan_graph(g, &plan, &d)) {
+  DynInfo dyn = {0}; /* dynamic shapes: the arena holds every size within the Dims' bounds */
+  if (pm_run(g, &pm, &d) || (g->ndims ? dyn_analyse(g, &dyn, &d) || plan_graph_sized(g, &plan, 0, dyn.bytes, dyn.nvalues, &d)
+                                       : plan_graph(g, &plan, &d))) {
+    dyn_info_free(&dyn);
     plan_free(&plan);
     ir_graph_free(g);
     return EXIT_REJECTED;
   }
+  dyn_info_free(&dyn);
   Stats s;
   memset(&s, 0, sizeof s);
   s.g = g;
@@ -197,6 +202,10 @@ int cmd_inspect(int argc, char **argv) {
   printf("model: %s\n", model);
   printf("inputs: %d\n", g->top->nparams);
   for (int i = 0; i < g->top->nparams; i++) put_value(g->top->params[i], i);
+  if (g->ndims) printf("dims: %d (shapes above are the example's)\n", g->ndims);
+  for (int k = 0; k < g->ndims; k++)
+    printf("  %s in [%lld, %lld]: %%%s dim %d\n", g->dims[k].name, (long long)g->dims[k].min, (long long)g->dims[k].max,
+           g->dims[k].value->name, g->dims[k].axis);
   printf("outputs: %d\n", g->top->nrets);
   size_t arena = plan.arena_bytes;
   for (int i = 0; i < g->top->nrets; i++) {
@@ -210,7 +219,8 @@ int cmd_inspect(int argc, char **argv) {
   printf("parameters: %d constant tensors, %lld elements, %zu bytes\n", s.nconst, (long long)s.const_elems,
          s.const_bytes);
   put_count("flops: ", (double)s.flops);
-  printf("arena bytes: %zu (live-set lower bound %zu)\n", arena, plan.lower_bound);
+  printf("arena bytes: %zu (live-set lower bound %zu)%s\n", arena, plan.lower_bound,
+         g->ndims ? " at the Dims' bounds" : "");
   free(s.h);
   plan_free(&plan);
   ir_graph_free(g);

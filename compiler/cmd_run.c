@@ -291,7 +291,9 @@ static bool run_compiled(Run *r, Graph *g, const char *passes) {
   }
   free(src);
   const mc_model_def *def = jit_symbol(j, "model_def");
-  mc_model *m = def ? mc_model_new(def) : NULL;
+  const mc_model_dyn *dyn = jit_symbol(j, "model_dyn"); /* dynamic shapes: sizes within the Dims' bounds */
+  if (dyn) def = dyn->def;
+  mc_model *m = dyn ? mc_model_new_dyn(dyn) : def ? mc_model_new(def) : NULL;
   bool ok = m != NULL;
   if (ok) {
     r->res = calloc((size_t)(def->num_outputs + def->num_inputs) + 1, sizeof *r->res);
@@ -304,7 +306,13 @@ static bool run_compiled(Run *r, Graph *g, const char *passes) {
   }
   for (int i = 0; ok && i < r->nin; i++) {
     const mc_io_desc *in = &def->inputs[i];
-    ok = check_input(r, i, in->name, (DType)in->dtype, in->ndim, in->shape);
+    int64_t want[MC_MAX_DIMS]; /* a dynamic extent: any size, mc_set_input checks its bounds */
+    for (int k = 0; k < in->ndim && k < MC_MAX_DIMS; k++) {
+      int64_t lo = in->shape[k], hi = in->shape[k];
+      mc_input_dim_bounds(m, i, k, &lo, &hi);
+      want[k] = lo == hi ? in->shape[k] : -1;
+    }
+    ok = check_input(r, i, in->name, (DType)in->dtype, in->ndim, want);
     if (!ok) break;
     DLTensor t = dl_tensor(r->in[i].data, r->in[i].dtype, r->in[i].ndim, r->in[i].shape);
     if (mc_set_input(m, i, &t) != 0) {
@@ -319,7 +327,8 @@ static bool run_compiled(Run *r, Graph *g, const char *passes) {
   }
   for (int k = 0; ok && k < def->num_outputs; k++) {
     const mc_io_desc *o = &def->outputs[k];
-    Result *x = add_result(r, "output", k, (DType)o->dtype, o->ndim, o->shape);
+    const DLTensor *y = mc_get_output(m, k); /* this run's shape */
+    Result *x = add_result(r, "output", k, (DType)o->dtype, o->ndim, y ? y->shape : o->shape);
     DLTensor t = dl_tensor(x ? x->data : NULL, (DType)o->dtype, o->ndim, x ? x->shape : NULL);
     if (!x || mc_copy_output(m, k, &t) != 0) {
       if (x) diag_error(r->d, (SrcLoc){r->model, 0, 0}, "output %d: %s", k, mc_last_error(m));
@@ -329,7 +338,7 @@ static bool run_compiled(Run *r, Graph *g, const char *passes) {
   for (int i = 0; ok && i < def->num_inputs; i++) {
     if (mc_input_is_mutated(m, i) != 1) continue;
     const mc_io_desc *in = &def->inputs[i];
-    Result *x = add_result(r, "input", i, (DType)in->dtype, in->ndim, in->shape);
+    Result *x = add_result(r, "input", i, (DType)in->dtype, in->ndim, i < r->nin ? r->in[i].shape : in->shape);
     DLTensor t = dl_tensor(x ? x->data : NULL, (DType)in->dtype, in->ndim, x ? x->shape : NULL);
     if (!x || mc_copy_input(m, i, &t) != 0) {
       if (x) diag_error(r->d, (SrcLoc){r->model, 0, 0}, "input %d: %s", i, mc_last_error(m));

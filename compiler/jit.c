@@ -30,7 +30,14 @@ static const char jit_prelude[] =
     "  const mc_io_desc *outputs; size_t arena_bytes;\n"
     "  int (*run)(void *const *in, void *arena, void **out, char *err);\n"
     "} mc_model_def;\n"
-    "mc_model *mc_model_new(const mc_model_def *def);\n";
+    "mc_model *mc_model_new(const mc_model_def *def);\n"
+    "typedef struct mc_dim_desc { int input, axis; const char *name; int64_t min, max; } mc_dim_desc;\n"
+    "typedef struct mc_model_dyn {\n"
+    "  const mc_model_def *def; int num_dims; const mc_dim_desc *dims;\n"
+    "  int (*run)(const mc_io_desc *in_desc, void *const *in, void *arena, void **out, mc_io_desc *out_desc,\n"
+    "             char *err);\n"
+    "} mc_model_dyn;\n"
+    "mc_model *mc_model_new_dyn(const mc_model_dyn *dyn);\n";
 
 #define JIT_LAYOUT(X)                                                                              \
   X(sizeof(mc_io_desc)) X(offsetof(mc_io_desc, dtype)) X(offsetof(mc_io_desc, ndim))               \
@@ -38,7 +45,9 @@ static const char jit_prelude[] =
   X(sizeof(mc_model_def)) X(offsetof(mc_model_def, num_inputs))                                    \
   X(offsetof(mc_model_def, num_outputs)) X(offsetof(mc_model_def, inputs))                         \
   X(offsetof(mc_model_def, outputs)) X(offsetof(mc_model_def, arena_bytes))                         \
-  X(offsetof(mc_model_def, run)) X(MC_MAX_DIMS)
+  X(offsetof(mc_model_def, run)) X(MC_MAX_DIMS)                                                     \
+  X(sizeof(mc_dim_desc)) X(offsetof(mc_dim_desc, name)) X(offsetof(mc_dim_desc, min))              \
+  X(sizeof(mc_model_dyn)) X(offsetof(mc_model_dyn, dims)) X(offsetof(mc_model_dyn, run))
 #define JIT_STR(e) #e ", "
 #define JIT_VAL(e) (size_t)(e),
 static const size_t jit_host_layout[] = {JIT_LAYOUT(JIT_VAL)};
@@ -106,6 +115,8 @@ Jit *jit_compile_model(const char *src, const char *header_name, const char *fil
   if (rc == 0) tcc_add_library(s, "m");
   if (rc == 0) tcc_add_symbol(s, "mc_model_new", (const void *)mc_model_new);
   if (rc == 0) tcc_add_symbol(s, "mc_model_new_in", (const void *)mc_model_new_in);
+  if (rc == 0) tcc_add_symbol(s, "mc_model_new_dyn", (const void *)mc_model_new_dyn);
+  if (rc == 0) tcc_add_symbol(s, "mc_model_new_dyn_in", (const void *)mc_model_new_dyn_in);
   if (rc == 0) tcc_add_symbol(s, "mc_runtime_num_threads", (const void *)mc_runtime_num_threads);
   if (rc == 0) rc = tcc_relocate(s, TCC_RELOCATE_AUTO);
   if (rc != 0 || d->nerrors > before) {

@@ -59,6 +59,10 @@
  *  - mc_copy_input works for any bound input; mc_input_is_mutated returns 1, 0 or MC_EINVAL;
  *    mc_num_inputs/mc_num_outputs(NULL) return MC_EINVAL; mc_last_error(NULL) is a static text.
  *  - A model is used by one thread at a time.
+ *  - A model compiled with dynamic shapes (docs/dynamic.md) accepts, in every mc_set_input*, any
+ *    extent within its Dim's bounds (mc_input_dim_bounds; MC_ESHAPE naming the Dim otherwise);
+ *    mc_run returns MC_ESHAPE when inputs that share a Dim disagree; mc_get_output's shape is
+ *    the last run's, mc_input_info's and mc_output_info's the shapes at the upper bounds.
  *
  * The runtime is plain C99 (or later): runtime/mc_runtime.c and runtime/mc_core.c, with this
  * header and <dlpack/dlpack.h>. `make` leaves both C files and every header a generated model

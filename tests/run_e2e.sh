@@ -6,6 +6,7 @@ set -e
 # the models again with the generated C built for this machine's vector units
 MC_E2E_CFLAGS="-O3 -march=native" "$PYTHON" tests/e2e/run_e2e.py json_ thread
 MC="${MC:-build/mc}" "$PYTHON" tests/json/test_export.py
+MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/dynamic/run_dynamic.py
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/json/test_state.py
 sh tests/e2e/raise.sh
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" sh tests/types/run.sh

@@ -101,7 +101,7 @@ CASES = [
      "dynamic_shapes": ({0: Dim("batch", min=1, max=16)},),
      "sizes": [lambda: (torch.randn(1, 8),), lambda: (torch.randn(5, 8),),
                lambda: (torch.randn(16, 8),), lambda: (torch.randn(2, 8),)],
-     "out_of_bounds": (0, [17, 8])},
+     "out_of_bounds": (0, [17, 8]), "mc_run": True},
     {"name": "convnet_batch_hw", "module": ConvNet, "example": lambda: (torch.randn(2, 3, 24, 24),),
      "dynamic_shapes": ({0: Dim("n", min=1, max=4), 2: Dim("h", min=12, max=40),
                          3: Dim("w", min=12, max=40)},),
@@ -153,11 +153,11 @@ def build(case, d):
             [src, os.path.join(HERE, "harness.c"), os.path.join(BUILD, "libmcrt.a"), "-lm", "-lpthread", "-o", exe])
     if r.returncode != 0:
         return mod, None, ["cc: %s" % r.stdout[-3000:]]
-    for std in ("c99", "c11"):
-        r = run(["clang", "-std=" + std, "-Wall", "-Wextra", "-Werror", "-O0"] + inc +
-                ["-c", src, "-o", os.path.join(d, "model_clang.o")])
+    for cc, std in (("gcc", "c99"), ("clang", "c99"), ("clang", "c11")):
+        r = run([cc, "-std=" + std, "-Wall", "-Wextra", "-Werror", "-O0"] + inc +
+                ["-c", src, "-o", os.path.join(d, "model_%s.o" % cc)])
         if r.returncode != 0:
-            return mod, None, ["clang -std=%s: %s" % (std, r.stdout[-3000:])]
+            return mod, None, ["%s -std=%s: %s" % (cc, std, r.stdout[-3000:])]
     return mod, exe, []
 
 
@@ -210,6 +210,22 @@ def check_case(case):
             errors.append("expected a message with %r, harness said: %s" % (m, r.stdout[-1000:]))
     for od, want, want_inputs, label in wants:
         errors.extend(run_e2e.compare_outputs(od, want, want_inputs, case, label))
+    if case.get("mc_run"):  # `mc run` (libtcc) takes .npy inputs of a size within the bounds
+        od, want, want_inputs, label = wants[1]
+        files = []
+        for i, x in enumerate(want_inputs):
+            files.append(os.path.join(od, "in_%d.npy" % i))
+            np.save(files[-1], x)
+        rd = os.path.join(d, "mc_run")
+        r = run([MC, "run", os.path.join(d, "model.json")] + files + ["-o", rd])
+        if r.returncode != 0:
+            errors.append("mc run: %s" % r.stdout[-2000:])
+        else:
+            for k, w in enumerate(want):
+                msg = run_e2e.close(np.load(os.path.join(rd, "output_%d.npy" % k)), w, case.get("rtol", 1e-5),
+                                    case.get("atol", 1e-6))
+                if msg:
+                    errors.append("mc run %s: output %d %s" % (label, k, msg))
     return errors
 
 

@@ -2023,6 +2023,11 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   e.o = o;
   e.c = c;
   e.d = d;
+  if (g->ndims) { /* dynamic shapes (docs/dynamic.md): the C target only, for now */
+    diag_error(d, g->dims[0].value->loc, "--target cuda does not support dynamic shapes yet (input %%%s follows Dim '%s'); "
+               "compile for the C target, or export with fixed shapes", g->dims[0].value->name, g->dims[0].name);
+    return 1;
+  }
   if (plan_graph_bounded(g, &e.plan, o->max_arena_bytes, d)) {
     plan_free(&e.plan);
     return 1;

@@ -501,7 +501,7 @@ static inline int ksm_dim_taps(const ksm_dim *d, int64_t o, int64_t *idx, double
   double r = d->align ? ksm_r(d->scale * (double)o, f32)
                       : ksm_r(ksm_r(d->scale * ksm_r((double)o + 0.5, f32), f32) - 0.5, f32);
   double fl = floor((double)(float)r); /* ATen floors with floorf */
-  int64_t i0 = fl < -4.0 ? -4 : fl > (double)d->in + 4.0 ? d->in + 4 : (int64_t)fl;
+  int64_t i0 = !(fl >= -4.0) ? -4 : fl > (double)d->in + 4.0 ? d->in + 4 : (int64_t)fl; /* NaN: any */
   ksm_cubic_coeffs(ksm_r(r - (double)i0, f32), -0.75, f32, w);
   for (int j = 0; j < 4; j++) {
     int64_t k = i0 - 1 + j;
@@ -1225,6 +1225,8 @@ static inline int mcks_roi_align(mck_ctx *c, mck_arg *out, int nout, const mck_a
     double sh = ksm_r(ksm_r(ksm_roi(ro, k, 2) * scale, f) - off, f);
     double ew = ksm_r(ksm_r(ksm_roi(ro, k, 3) * scale, f) - off, f);
     double eh = ksm_r(ksm_r(ksm_roi(ro, k, 4) * scale, f) - off, f);
+    if (!(fabs(sw) < 1e15 && fabs(sh) < 1e15 && fabs(ew) < 1e15 && fabs(eh) < 1e15))
+      return mck_fail(c, "%s: roi %lld times spatial_scale is not finite or beyond 1e15", op, (long long)k);
     double rw = ksm_r(ew - sw, f), rh = ksm_r(eh - sh, f);
     if (!aligned) {
       rw = rw > 1.0 ? rw : 1.0;
@@ -1233,8 +1235,8 @@ static inline int mcks_roi_align(mck_ctx *c, mck_arg *out, int nout, const mck_a
     double bh = ksm_r(rh / (double)PH, f), bw = ksm_r(rw / (double)PW, f);
     double gh_ = sr > 0 ? (double)sr : ceil(ksm_r(rh / (double)PH, f));
     double gw_ = sr > 0 ? (double)sr : ceil(ksm_r(rw / (double)PW, f));
-    if (!(fabs(gh_) < 65536.0 && fabs(gw_) < 65536.0 && sw == sw && sh == sh && fabs(sw) < 1e15 && fabs(sh) < 1e15))
-      return mck_fail(c, "%s: roi %lld is not finite or needs more than 2^16 samples per bin side", op, (long long)k);
+    if (!(fabs(gh_) < 65536.0 && fabs(gw_) < 65536.0))
+      return mck_fail(c, "%s: roi %lld needs more than 2^16 samples per bin side", op, (long long)k);
     int64_t gh = (int64_t)gh_, gw = (int64_t)gw_;
     double count = (double)(gh * gw > 1 ? gh * gw : 1);
     for (int64_t ch = 0; ch < C; ch++) {

@@ -67,6 +67,8 @@ static inline int kloss_promote(int a, int b) {
 static inline int kloss_out(mck_ctx *c, mck_arg *out, int red, int dtype, int nd,
                             const int64_t *shape) {
   if (!out[0].u.t) return mck_fail(c, "loss: expects one tensor output");
+  if (!mck_shape_fits(nd, shape, 8)) /* the unreduced loss is iterated even when reduced */
+    return mck_fail(c, "loss: the operands' broadcast shape has a size beyond int64");
   out[0].kind = MCK_TENSOR;
   return mck_out(c, out[0].u.t, dtype, red == KLOSS_NONE ? nd : 0, shape);
 }

@@ -1413,8 +1413,13 @@ static inline int mcks_deform_conv2d(mck_ctx *c, mck_arg *out, int nout, const m
   int f = x->dtype == MCK_F32;
   int64_t KK = KH * KW, cpo = Cin / OG, cog = Co / G, CK = mck_mul_sat(Cg, KK);
   /* one column (a group's Cg * KK samples of one output position) at a time */
-  double *col = (double *)kconv_alloc(CK, sizeof(double));
-  if (!col) return mck_fail(c, "%s: out of memory", op);
+  double *col = (double *)kconv_alloc(CK, sizeof(double)), *wown = NULL;
+  const double *wd = col ? kconv_as_f64(wt, &wown) : NULL; /* (Co, Cg * KK), row-major */
+  if (!col || !wd) {
+    free(col);
+    free(wown);
+    return mck_fail(c, "%s: out of memory", op);
+  }
   for (int64_t b = 0; b < B; b++)
     for (int64_t gi = 0; gi < G; gi++)
       for (int64_t oy = 0; oy < OH; oy++)
@@ -1433,13 +1438,14 @@ static inline int mcks_deform_conv2d(mck_ctx *c, mck_arg *out, int nout, const m
           }
           for (int64_t o = gi * cog; o < (gi + 1) * cog; o++) {
             double acc = 0.0;
-            for (int64_t cl = 0; cl < Cg; cl++)
-              for (int64_t m = 0; m < KK; m++) acc += ksm_at4(wt, o, cl, m / KW, m % KW) * col[cl * KK + m];
+            const double *wr = wd + o * CK;
+            for (int64_t k = 0; k < CK; k++) acc += wr[k] * col[k];
             double bv = mck_getf(bs, bs->offset + o * bs->stride[0]);
             mck_setf(y, y->offset + ((b * Co + o) * OH + oy) * OW + ox, ksm_r(ksm_r(acc, f) + bv, f));
           }
         }
   free(col);
+  free(wown);
   return 0;
 }
 

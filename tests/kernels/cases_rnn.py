@@ -65,7 +65,7 @@ def cases(w):
         layer_case(w, kind, zero_state=True, T=1, B=1)
         layer_case(w, kind, strided=True, L=2)
         layer_case(w, kind, train=True)  # no dropout: the same as eval
-        layer_case(w, kind, T=7, B=5, I=40, H=33, L=2, bidir=True)  # the packed GEMM
+        layer_case(w, kind, T=7, B=5, I=24, H=17, L=2, bidir=True)  # the packed GEMM (35 x 68 x 24)
         layer_case(w, kind, B=0)
         cell_case(w, kind)
         cell_case(w, kind, bias=False)

@@ -22,7 +22,7 @@ RT_SRCS  := $(filter-out runtime/mc_runtime_cuda.c runtime/mc_cuda_emu.c,$(wildc
 RT_OBJS  := $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
 # Kernel headers are pasted into model.c in this order; a header that uses another family's
 # helpers comes after it (KERNEL_LATE).
-KERNEL_LATE := compiler/ops/k_index.h
+KERNEL_LATE := compiler/ops/k_index_sort.h compiler/ops/k_index_scatter.h compiler/ops/k_index.h
 KERNEL_HDRS := compiler/ops/mck.h $(filter-out $(KERNEL_LATE),$(sort $(wildcard compiler/ops/k_*.h))) $(KERNEL_LATE)
 
 TEST_SRCS := $(wildcard tests/check_*.c)

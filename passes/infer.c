@@ -393,6 +393,28 @@ static bool infer_dynamic_list(Infer *in, Node *n) {
   return true;
 }
 
+/* Element i of `aten::size(x)` for a tensor x whose size depends on a dynamic extent (a scripted
+ * `b, s = x.shape` or `x.shape[0]`): the node aten::size(x, i), inserted before `at`, typed. */
+static void infer_node(Infer *in, Node *n);
+static Value *dyn_size_elem(Infer *in, Node *at, Value *x, int64_t i) {
+  Graph *g = in->g;
+  Node *c = ir_make_constant_int(g, i, at->loc);
+  ir_insert_before(at, c);
+  Value *ins[2] = {x, c->outputs[0]};
+  Type *t = ir_type_scalar(g, TY_INT);
+  Node *sz = ir_node_new(g, "aten::size", ins, 2, 1, &t);
+  sz->loc = at->loc;
+  sz->py_loc = at->py_loc;
+  ir_insert_before(at, sz);
+  infer_node(in, sz);
+  return sz->outputs[0];
+}
+
+static bool dyn_size_list(const Infer *in, const Value *l) {
+  return in->dyn && is_dyn(in, l) && l->def && ir_node_is(l->def, "aten::size") && l->def->ninputs == 1 &&
+         l->def->inputs[0]->type->kind == TY_TENSOR && l->def->inputs[0]->type->ndim >= 0;
+}
+
 /* Splitting tensor x (the list's source) into pieces along `dim` is only right when that
  * extent is the same at every size of the Dims. */
 static bool pieces_fixed(Infer *in, const Node *d, int64_t dim, const Node *at) {
@@ -964,6 +986,12 @@ static void infer_node(Infer *in, Node *n) {
       forward_outputs(g, n, vs);
       return;
     }
+    if (dyn_size_list(in, src) && src->def->inputs[0]->type->ndim == n->noutputs) {
+      Value **vs = arena_alloc(in->scratch, sizeof(Value *) * (size_t)(n->noutputs + 1));
+      for (int i = 0; i < n->noutputs && !in->errs; i++) vs[i] = dyn_size_elem(in, n, src->def->inputs[0], i);
+      if (!in->errs) forward_outputs(g, n, vs);
+      return;
+    }
     diag_error(in->c->diag, n->loc, "'%s' of a value not built in the graph is not supported", n->kind);
     in->errs++;
     return;
@@ -1009,6 +1037,14 @@ static void infer_node(Infer *in, Node *n) {
       diag_error(in->c->diag, n->loc, "list index %lld out of range", (long long)i);
       in->errs++;
       return;
+    }
+    if (is_struct(n, "aten::__getitem__") && dyn_size_list(in, src) && ir_constant_int(n->inputs[1], &i)) {
+      int64_t nd = src->def->inputs[0]->type->ndim, at = i < 0 ? i + nd : i;
+      if (at >= 0 && at < nd) {
+        Value *v = dyn_size_elem(in, n, src->def->inputs[0], at);
+        if (!in->errs) forward_outputs(g, n, &v);
+        return;
+      }
     }
     return;
   }

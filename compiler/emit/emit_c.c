@@ -1135,8 +1135,12 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
             top->nparams, top->nrets, (arena + 63) / 64 * 64, scratch, in_copies);
   else
     fprintf(h, "#error \"mc: this model's shapes are not all static, so its kernels' scratch has no bound for -DMC_NO_MALLOC\"\n");
-  fprintf(h, "#else\n#define %s_MEMORY_BYTES %sMC_MEMORY_BYTES(%d, %d, %zuu, %" PRIu64 "u)\n#endif\n", name,
-          e.dyn ? "MC_DYN_MEMORY_BYTES(" : "", top->nparams, top->nrets, arena, in_copies);
+  if (e.dyn) /* and the tables of current shapes */
+    fprintf(h, "#else\n#define %s_MEMORY_BYTES (MC_MEMORY_BYTES(%d, %d, %zuu, %" PRIu64 "u) + MC_DYN_MEMORY_BYTES(%d, %d))\n#endif\n",
+            name, top->nparams, top->nrets, arena, in_copies, top->nparams, top->nrets);
+  else
+    fprintf(h, "#else\n#define %s_MEMORY_BYTES MC_MEMORY_BYTES(%d, %d, %zuu, %" PRIu64 "u)\n#endif\n", name,
+            top->nparams, top->nrets, arena, in_copies);
   fprintf(h, "mc_model *%s_create_in(void *mem, size_t bytes);\n", name);
   fprintf(h, "extern const mc_model_def %s_def;\n", name);
   if (e.dyn) {

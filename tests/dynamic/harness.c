@@ -7,7 +7,9 @@
  *                                      DIR/shapes.txt ("output K code:bits d0 d1 ..."),
  *                                      DIR/output_K.bin and DIR/input_K.bin (as tests/e2e)
  * Prints "bounds I D MIN MAX" for every input extent first, and each refused call's message.
- * Exits 1 when a call returns something other than expected. */
+ * Exits 1 when a call returns something other than expected. With MC_DYN_IN=1 in the
+ * environment the model lives in memory the harness supplies (model_create_in,
+ * model_MEMORY_BYTES). */
 #include "model.h"
 
 #include <stdio.h>
@@ -38,7 +40,16 @@ int main(int argc, char **argv) {
     return 2;
   }
   FILE *sf = fopen(argv[1], "r");
-  mc_model *m = model_create();
+  void *mem = NULL;
+  mc_model *m = NULL;
+  if (getenv("MC_DYN_IN")) {
+    size_t bytes = model_MEMORY_BYTES;
+    mem = malloc(bytes + 64);
+    char *aligned = mem ? (char *)mem + (64 - (uintptr_t)mem % 64) % 64 : NULL;
+    m = aligned ? model_create_in(aligned, bytes) : NULL;
+  } else {
+    m = model_create();
+  }
   if (!sf || !m) {
     fprintf(stderr, "cannot open the script or create the model\n");
     return 1;
@@ -147,6 +158,7 @@ int main(int argc, char **argv) {
   }
   fclose(sf);
   mc_model_destroy(m);
+  free(mem);
   for (int i = 0; i < MAXIN; i++) free(bufs[i]);
   return 0;
 }

@@ -82,6 +82,17 @@ class CausalBlock(torch.nn.Module):
         return x + self.ff(self.ln2(x))
 
 
+class ScriptedShapes(torch.nn.Module):
+    """Scripted: sizes unpacked from x.shape (aten::size(x) then prim::ListUnpack / __getitem__)."""
+    def __init__(self):
+        super().__init__()
+        self.l = torch.nn.Linear(12, 3)
+
+    def forward(self, x):
+        b, c, w = x.shape
+        return self.l(x.reshape(b, c * w)) * x.shape[0]
+
+
 def ids(b, s):
     return torch.randint(1, 50, (b, s))
 
@@ -102,6 +113,10 @@ CASES = [
      "sizes": [lambda: (torch.randn(1, 8),), lambda: (torch.randn(5, 8),),
                lambda: (torch.randn(16, 8),), lambda: (torch.randn(2, 8),)],
      "out_of_bounds": (0, [17, 8]), "mc_run": True},
+    {"name": "scripted_shape_unpack", "module": ScriptedShapes, "method": "script",
+     "example": lambda: (torch.randn(2, 3, 4),), "dynamic_shapes": ({0: Dim("b", min=1, max=9)},),
+     "sizes": [lambda: (torch.randn(1, 3, 4),), lambda: (torch.randn(7, 3, 4),), lambda: (torch.randn(9, 3, 4),)],
+     "atol": 1e-5},
     {"name": "convnet_batch_hw", "module": ConvNet, "example": lambda: (torch.randn(2, 3, 24, 24),),
      "dynamic_shapes": ({0: Dim("n", min=1, max=4), 2: Dim("h", min=12, max=40),
                          3: Dim("w", min=12, max=40)},),
@@ -112,7 +127,7 @@ CASES = [
      "dynamic_shapes": ({0: BATCH, 1: SEQ}, {0: BATCH, 1: SEQ}),
      "sizes": [lambda: (ids(1, 5), pad(1, 5)), lambda: (ids(3, 17), pad(3, 17)),
                lambda: (ids(6, 24), pad(6, 24)), lambda: (ids(2, 1), pad(2, 1))],
-     "atol": 1e-4, "rtol": 1e-4, "disagree": ([2, 7], [2, 9])},
+     "atol": 1e-4, "rtol": 1e-4, "disagree": ([2, 7], [2, 9]), "create_in": True},
     {"name": "causal_block_seq", "module": CausalBlock, "example": lambda: (torch.randn(2, 6, 32),),
      "dynamic_shapes": ({0: BATCH, 1: SEQ},),
      "sizes": [lambda: (torch.randn(1, 1, 32),), lambda: (torch.randn(3, 11, 32),),
@@ -142,7 +157,8 @@ def build(case, d):
     mod = case["module"]()
     mod.eval()
     path = os.path.join(d, "model.json")
-    mc_export.export(mod, case["example"](), path, dynamic_shapes=case["dynamic_shapes"])
+    mc_export.export(mod, case["example"](), path, dynamic_shapes=case["dynamic_shapes"],
+                     method=case.get("method", "trace"))
     src = os.path.join(d, "model.c")
     r = run([MC, "compile", path, "-o", src, "--name", "model"])
     if r.returncode != 0:
@@ -202,7 +218,10 @@ def check_case(case):
     sp = os.path.join(d, "script.txt")
     with open(sp, "w") as f:
         f.write("\n".join(script) + "\n")
-    r = run([exe, sp])
+    env = dict(os.environ)
+    if case.get("create_in"):
+        env["MC_DYN_IN"] = "1"  # the model in memory the harness supplies
+    r = run([exe, sp], env=env)
     if r.returncode != 0:
         return ["harness exited %d: %s" % (r.returncode, r.stdout[-3000:])]
     for m in expect_msgs:

@@ -533,6 +533,44 @@ static bool cu_cat(Cu *e, const Node *n, const char *arg) {
   return true;
 }
 
+/* slice_scatter(self, src, dim, start, end, step) / select_scatter(self, src, dim, index), the
+ * writes through views that functionalize leaves: y = self, then src into y's slice (its extent
+ * is src's) or selected sub-tensor; two strided copies, any dtype. */
+static bool cu_scatter(Cu *e, const Node *n, const char *arg) {
+  bool sel = !strcmp(arg, "select");
+  const CuDesc *x = cu_tensor(e, n, 0, true), *src = cu_tensor(e, n, 1, true);
+  const CuDesc *y = n->noutputs ? cu_of(e, n->outputs[0]) : NULL;
+  if (!x || !src) return false;
+  if (!y || y->base != CB_ARENA || !cu_compact(y) || x->dtype != y->dtype || src->dtype != y->dtype || x->ndim != y->ndim ||
+      memcmp(x->shape, y->shape, sizeof(int64_t) * (size_t)y->ndim))
+    return cu_unsupported(e, n, "(as a copy)");
+  int64_t dim, start, step = 1;
+  if (!cu_arg_i(e, n, 2, 0, &dim) || !cu_arg_i(e, n, 3, 0, &start) || (!sel && !cu_arg_i(e, n, 5, 1, &step))) return false;
+  if (dim < 0) dim += y->ndim;
+  if (dim < 0 || dim >= y->ndim || step < 1) return cu_unsupported(e, n, "(arguments out of range)");
+  int64_t size = y->shape[dim];
+  if (start < 0) start += size;
+  if (sel && (start < 0 || start >= size)) return cu_unsupported(e, n, "(index out of range)");
+  if (start < 0) start = 0;
+  if (start > size) start = size;
+  CuDesc part = *y;
+  part.off += start * y->st[dim];
+  if (sel) {
+    for (int i = (int)dim; i + 1 < y->ndim; i++) part.shape[i] = y->shape[i + 1], part.st[i] = y->st[i + 1];
+    part.ndim--;
+  } else {
+    if (src->ndim != y->ndim) return cu_unsupported(e, n, "(source rank)");
+    part.shape[dim] = src->shape[dim];
+    part.st[dim] *= step;
+    if (part.shape[dim] > 0 && start + (part.shape[dim] - 1) * step >= size) return cu_unsupported(e, n, "(source extent)");
+  }
+  if (part.ndim != src->ndim || memcmp(part.shape, src->shape, sizeof(int64_t) * (size_t)src->ndim))
+    return cu_unsupported(e, n, "(source shape)");
+  cu_copy_into(e, n, y, y->st, x);
+  cu_copy_into(e, n, &part, part.st, src);
+  return true;
+}
+
 /* mc::write_back(%input, %final): final value into the input's storage */
 static bool cu_write_back(Cu *e, const Node *n) {
   const CuDesc *dst = cu_of(e, n->inputs[0]), *src = cu_of(e, n->inputs[1]);
@@ -730,7 +768,7 @@ static bool cu_matmul(Cu *e, const Node *n, const char *arg) {
   return cu_gemm(e, n, y, *a, *b, 1.0, 0.0);
 }
 
-/* addmm(self, mat1, mat2, beta, alpha) = beta * self + alpha * mat1 @ mat2 */
+/* addmm(self, mat1, mat2, beta, alpha) = beta * self + alpha * mat1 @ mat2; baddbmm, batched */
 static bool cu_addmm(Cu *e, const Node *n, const char *arg) {
   (void)arg;
   const CuDesc *y = cu_out(e, n, 0), *c = cu_tensor(e, n, 0, false), *a = cu_tensor(e, n, 1, false),
@@ -775,16 +813,27 @@ static bool cu_conv(Cu *e, const Node *n, const char *arg) {
   if (!cu_arg_i(e, n, full ? 8 : 6, 1, &groups)) return false;
   if (transposed) return cu_unsupported(e, n, "(transposed)");
   if (w->ndim != 4 && w->ndim != 3) return cu_unsupported(e, n, "(only 1-d and 2-d convolutions)");
-  if (n->ninputs > 4 && n->inputs[4]->type->kind == TY_STR) return cu_unsupported(e, n, "(with a padding mode string)");
+  /* _convolution_mode: padding "valid" or "same" (symmetric only) */
+  const Attr *mode = n->ninputs > 4 && n->inputs[4]->type->kind == TY_STR ? ir_constant_attr(n->inputs[4]) : NULL;
+  if (n->ninputs > 4 && n->inputs[4]->type->kind == TY_STR &&
+      (!mode || mode->kind != ATTR_STR || !mode->s || (strcmp(mode->s, "valid") && strcmp(mode->s, "same"))))
+    return cu_unsupported(e, n, "(with this padding mode)");
   bool one = w->ndim == 3;
   if (x->ndim != w->ndim || y->ndim != w->ndim || groups < 1) return cu_unsupported(e, n, "(batched input expected)");
-  int64_t sh, sw, ph, pw, dh, dw;
-  if (!cu_pair(e, n, 3, 1, 1, one, &sh, &sw) || !cu_pair(e, n, 4, 0, 0, one, &ph, &pw) ||
+  int64_t sh, sw, ph = 0, pw = 0, dh, dw;
+  if (!cu_pair(e, n, 3, 1, 1, one, &sh, &sw) || (!mode && !cu_pair(e, n, 4, 0, 0, one, &ph, &pw)) ||
       !cu_pair(e, n, 5, 1, 1, one, &dh, &dw))
     return false;
   int64_t N = x->shape[0], C = x->shape[1], H = one ? 1 : x->shape[2], W = x->shape[x->ndim - 1];
   int64_t OC = w->shape[0], kh = one ? 1 : w->shape[2], kw = w->shape[w->ndim - 1];
   int64_t OH = one ? 1 : y->shape[2], OW = y->shape[y->ndim - 1];
+  if (mode && !strcmp(mode->s, "same")) {
+    if ((dh * (kh - 1)) % 2 || (dw * (kw - 1)) % 2) return cu_unsupported(e, n, "(with asymmetric 'same' padding)");
+    ph = dh * (kh - 1) / 2;
+    pw = dw * (kw - 1) / 2;
+  }
+  if (sh < 1 || sw < 1 || (H + 2 * ph - dh * (kh - 1) - 1) / sh + 1 != OH || (W + 2 * pw - dw * (kw - 1) - 1) / sw + 1 != OW)
+    return cu_unsupported(e, n, "(output extent)");
   int64_t geo[16] = {N, C, H, W, OC, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw, groups};
   CuDesc xc = cu_make_compact(e, n, x), wc = cu_make_compact(e, n, w);
   FILE *f = e->c;
@@ -1069,14 +1118,18 @@ static const CuOp cu_ops[] = {
     {"aten::dropout", cu_copy_op, NULL},
     {"aten::feature_dropout", cu_copy_op, NULL},
     {"aten::cat", cu_cat, NULL},
+    {"aten::slice_scatter", cu_scatter, "slice"},
+    {"aten::select_scatter", cu_scatter, "select"},
     {"aten::linear", cu_linear, NULL},
     {"aten::matmul", cu_matmul, NULL},
     {"aten::bmm", cu_matmul, NULL},
     {"aten::mm", cu_matmul, NULL},
     {"aten::addmm", cu_addmm, NULL},
+    {"aten::baddbmm", cu_addmm, NULL},
     {"aten::_convolution", cu_conv, "_convolution"},
     {"aten::conv2d", cu_conv, "conv"},
     {"aten::conv1d", cu_conv, "conv"},
+    {"aten::_convolution_mode", cu_conv, "conv"},
     {"aten::max_pool2d", cu_pool, "max"},
     {"aten::max_pool1d", cu_pool, "max"},
     {"aten::avg_pool2d", cu_pool, "avg"},

@@ -93,6 +93,21 @@ class ScriptedShapes(torch.nn.Module):
         return self.l(x.reshape(b, c * w)) * x.shape[0]
 
 
+class SeqLSTM(torch.nn.Module):
+    """Positional embedding sliced to the run's length, arange(seq), an LSTM, sizes in arithmetic."""
+    def __init__(self):
+        super().__init__()
+        self.pos = torch.nn.Parameter(torch.randn(1, 24, 16))
+        self.emb = torch.nn.Embedding(50, 16)
+        self.lstm = torch.nn.LSTM(16, 8, batch_first=True)
+
+    def forward(self, ids):
+        x = self.emb(ids) + self.pos[:, :ids.size(1)]
+        x = x + torch.arange(ids.size(1)).float().unsqueeze(-1) * 0.01
+        y, _ = self.lstm(x)
+        return y.reshape(y.size(0), -1).sum(-1, keepdim=True) / ids.size(1), y[:, -1]
+
+
 def ids(b, s):
     return torch.randint(1, 50, (b, s))
 
@@ -128,6 +143,9 @@ CASES = [
      "sizes": [lambda: (ids(1, 5), pad(1, 5)), lambda: (ids(3, 17), pad(3, 17)),
                lambda: (ids(6, 24), pad(6, 24)), lambda: (ids(2, 1), pad(2, 1))],
      "atol": 1e-4, "rtol": 1e-4, "disagree": ([2, 7], [2, 9]), "create_in": True},
+    {"name": "lstm_posemb_batch_seq", "module": SeqLSTM, "example": lambda: (ids(2, 6),),
+     "dynamic_shapes": ({0: BATCH, 1: SEQ},),
+     "sizes": [lambda: (ids(1, 9),), lambda: (ids(5, 24),), lambda: (ids(6, 1),)], "atol": 1e-5},
     {"name": "causal_block_seq", "module": CausalBlock, "example": lambda: (torch.randn(2, 6, 32),),
      "dynamic_shapes": ({0: BATCH, 1: SEQ},),
      "sizes": [lambda: (torch.randn(1, 1, 32),), lambda: (torch.randn(3, 11, 32),),

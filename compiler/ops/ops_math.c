@@ -131,6 +131,8 @@ static const OpDef rows[] = {
     OPDEF("aten::__iand__", mck_bitwise_and_, EFF_WRITE, 0, "aten::bitwise_and", 2, 2, 0, TS_, "self &= other"),
     OPDEF("aten::__ior__", mck_bitwise_or_, EFF_WRITE, 0, "aten::bitwise_or", 2, 2, 0, TS_, "self |= other"),
     OPDEF("aten::__ixor__", mck_bitwise_xor_, EFF_WRITE, 0, "aten::bitwise_xor", 2, 2, 0, TS_, "self ^= other"),
+    OPDEF("aten::bitwise_xor_", mck_bitwise_xor_, EFF_WRITE, 0, "aten::bitwise_xor", 2, 2, 0, TS_,
+          "self ^= other (the elementwise family has bitwise_and_ and bitwise_or_)"),
 
     /* ternary */
     M_PURE("lerp", km_lerp, 3, 3, "(Tensor self, Tensor end, Scalar|Tensor weight) -> Tensor",
@@ -146,6 +148,6 @@ static const OpDef rows[] = {
     M_INPLACE("addcdiv", km_addcdiv, 3, 4,
               "(Tensor(a!) self, Tensor tensor1, Tensor tensor2, Scalar value=1) -> Tensor(a!)", "self += value * t1 / t2"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 105, "math op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 106, "math op table size");
 
 const OpFamily ops_family_math = {"math", rows, (int)(sizeof rows / sizeof rows[0]), "k_math.h"};

@@ -424,9 +424,10 @@ def binary_cases(w):
 
 
 def bitwise_inplace_cases(w):
-    """x &= y, x |= y, x ^= y as traced graphs record them (aten::__iand__ ...)."""
+    """x &= y, x |= y, x ^= y as traced graphs record them (aten::__iand__ ...), and
+    x.bitwise_xor_(y)."""
     for name, fn in (("__iand__", lambda a, b: a.__iand__(b)), ("__ior__", lambda a, b: a.__ior__(b)),
-                     ("__ixor__", lambda a, b: a.__ixor__(b))):
+                     ("__ixor__", lambda a, b: a.__ixor__(b)), ("bitwise_xor_", lambda a, b: a.bitwise_xor_(b))):
         op = "aten::" + name
         for da, db in ((I64, I64), (I32, I64), (U8, U8), (BOOL, BOOL), (I8, BOOL), (I16, I32)):
             try_inplace(w, op, [rand((3, 4), da), rand((4,), db)], fn)

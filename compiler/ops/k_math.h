@@ -13,10 +13,11 @@
  *     are cast to it, broadcasting and in-place checks are k_elementwise.h's (mck_ew_bcast,
  *     mck_ew_dest), whose helpers this header uses (it is pasted after k_elementwise.h);
  *   - floats compute in double and round once on store; where PyTorch rounds an intermediate
- *     to the tensor's dtype and the result depends on it (logit's clamp bounds, the parameters
- *     of the shrink functions, ldexp's power of two, addcmul/addcdiv in bfloat16) the kernel
- *     rounds there too (km_r); erfinv in float32/bfloat16 follows PyTorch's float algorithm
- *     (Newton steps in float), since its float result differs from the exact one near +-1;
+ *     to the tensor's dtype and the result depends on it (logit's clamp bounds and quotient,
+ *     sinc's pi * x, the parameters of threshold and the shrink functions, ldexp's power of
+ *     two, each step of addcmul/addcdiv) the kernel rounds there too (km_r); erfinv in
+ *     float32/bfloat16 follows PyTorch's float algorithm (Newton steps in float), since its
+ *     float result differs from the exact one near +-1;
  *   - integers compute in int64 with wrap-around and no undefined behaviour. Shifts follow
  *     what PyTorch 1.13 computes on x86-64 CPUs, where its C++ `a << b` / `a >> b` meet the
  *     hardware: operands narrower than int32 are promoted to a 32-bit int, the count is taken

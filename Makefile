@@ -20,10 +20,15 @@ LIB_SRCS := $(sort $(wildcard compiler/ir/*.c compiler/ops/*.c compiler/emit/*.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_src.o $(BUILD)/obj/gen/cuda_src.o
 RT_SRCS  := $(filter-out runtime/mc_runtime_cuda.c runtime/mc_cuda_emu.c,$(wildcard runtime/*.c))
 RT_OBJS  := $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
-# Kernel headers are pasted into model.c in this order; a header that uses another family's
-# helpers comes after it (KERNEL_LATE).
-KERNEL_LATE := compiler/ops/k_index_sort.h compiler/ops/k_index_scatter.h compiler/ops/k_index.h
-KERNEL_HDRS := compiler/ops/mck.h $(filter-out $(KERNEL_LATE),$(sort $(wildcard compiler/ops/k_*.h))) $(KERNEL_LATE)
+# Kernel headers are pasted into model.c in this order, their own #include lines dropped: every
+# header comes after the headers it includes (tests/ops/kernel_headers.py checks it). A k_*.h
+# not named here is pasted last.
+KERNEL_ORDER := mck.h k_args.h k_thread.h k_act.h k_gemm.h k_dw.h k_conv.h k_norm.h k_pool.h \
+  k_pad.h k_binary.h k_unary.h k_create.h k_elementwise.h k_shape_util.h k_view.h k_copy.h \
+  k_indexing.h k_meta.h k_shape.h k_reduce.h k_matvec.h k_linalg.h k_math.h k_loss.h k_rnn.h \
+  k_sample.h k_index_sort.h k_index_scatter.h k_index.h
+KERNEL_HDRS := $(addprefix compiler/ops/,$(KERNEL_ORDER))
+KERNEL_HDRS += $(filter-out $(KERNEL_HDRS),$(sort $(wildcard compiler/ops/k_*.h)))
 
 TEST_SRCS := $(wildcard tests/check_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -136,6 +141,11 @@ asan:
 
 corpus:
 	$(PYTHON) tests/corpus/gen_corpus.py tests/corpus
+
+# The kernel headers in paste order (tests/ops/kernel_headers.py).
+.PHONY: kernel-headers
+kernel-headers:
+	@echo $(KERNEL_HDRS)
 
 # docs/ops.md is generated from the op table; tests/ops/run.sh fails when it is not current.
 .PHONY: docs

@@ -929,6 +929,105 @@ static void infer_loop(Infer *in, Node *n) {
   }
 }
 
+/* ---- scripted Python on compile-time values ------------------------------------------------
+ * `not b`, `x in [..]` and `list(l)` of the scripted paths of torch.nn.functional fold when
+ * their operands are constants; otherwise they stay, and the C backend refuses them. */
+static bool list_appended_in(const Block *b, const Value *l) {
+  for (const Node *n = b->first; n; n = n->next) {
+    if (ir_node_is(n, "aten::append") && n->ninputs > 0 && n->inputs[0] == l) return true;
+    for (int k = 0; k < n->nblocks; k++)
+      if (list_appended_in(n->blocks[k], l)) return true;
+  }
+  return false;
+}
+
+static bool const_eq(const Value *a, const Value *b, bool *eq) {
+  const Attr *x = ir_constant_attr(a), *y = ir_constant_attr(b);
+  double fx, fy;
+  if (x && y && x->kind == ATTR_STR && y->kind == ATTR_STR) return *eq = !strcmp(x->s, y->s), true;
+  if (x && y && (x->kind == ATTR_STR) != (y->kind == ATTR_STR)) return false;
+  if (!ir_constant_float(a, &fx) || !ir_constant_float(b, &fy)) return false;
+  return *eq = fx == fy, true;
+}
+
+static bool fold_script_op(Infer *in, Node *n) {
+  Graph *g = in->g;
+  int64_t b;
+  bool r = false;
+  if (is_struct(n, "aten::__not__")) {
+    if (n->ninputs != 1 || !ir_constant_int(n->inputs[0], &b)) return false;
+    r = !b;
+  } else if (is_struct(n, "aten::__contains__")) {
+    if (n->ninputs != 2) return false;
+    const Value *l = n->inputs[0], *x = n->inputs[1];
+    const Attr *a = ir_constant_attr(l), *xa = ir_constant_attr(x);
+    double f;
+    if (a && (a->kind == ATTR_INTS || a->kind == ATTR_BOOLS || a->kind == ATTR_FLOATS)) {
+      if (!ir_constant_float(x, &f) || (xa && xa->kind == ATTR_STR)) return false;
+      for (int i = 0; i < a->n && !r; i++) r = (a->kind == ATTR_FLOATS ? a->floats[i] : (double)a->ints[i]) == f;
+    } else if (a && a->kind == ATTR_STRS) {
+      if (!xa || xa->kind != ATTR_STR) return false;
+      for (int i = 0; i < a->n && !r; i++) r = !strcmp(a->strs[i], xa->s);
+    } else if (l->def && ir_node_is(l->def, "prim::ListConstruct") && !list_appended_in(g->top, l)) {
+      for (int i = 0; i < l->def->ninputs && !r; i++) {
+        bool eq;
+        if (!const_eq(l->def->inputs[i], x, &eq)) return false;
+        r = eq;
+      }
+    } else {
+      return false;
+    }
+  } else { /* aten::list(l): a copy; the same list when neither is appended to */
+    const Value *l = n->inputs[0];
+    if (n->ninputs != 1 || list_appended_in(g->top, n->outputs[0]) || list_appended_in(g->top, l)) return false;
+    if (!ir_is_constant(l) && !(l->def && ir_node_is(l->def, "prim::ListConstruct"))) return false;
+    forward_outputs(g, n, (Value **)&n->inputs[0]);
+    return true;
+  }
+  Node *c = ir_make_constant_bool(g, r, n->loc);
+  ir_insert_before(n, c);
+  forward_outputs(g, n, c->outputs);
+  return true;
+}
+
+/* `l = []; for _ in range(k): l.append(v)` (a list comprehension of a value from outside, as
+ * torch.nn.functional builds scale factors) with k known: l is the list of k copies of v. */
+static bool fold_append_loop(Infer *in, Node *n) {
+  Graph *g = in->g;
+  int64_t trip, cond;
+  if (n->nblocks != 1 || n->ninputs != 2 || n->noutputs != 0 || !ir_constant_int(n->inputs[0], &trip) ||
+      !ir_constant_int(n->inputs[1], &cond) || !cond || trip < 0 || trip > 64)
+    return false;
+  Block *body = n->blocks[0];
+  Node *ap = body->first;
+  int64_t c2;
+  if (!ap || ap->next || !ir_node_is(ap, "aten::append") || ap->ninputs != 2 || body->nrets != 1 ||
+      !ir_constant_int(body->rets[0], &c2) || !c2)
+    return false;
+  Value *l = ap->inputs[0], *v = ap->inputs[1];
+  if (!l->def || !ir_node_is(l->def, "prim::ListConstruct") || l->def->owner != n->owner || v->def == ap ||
+      (v->def && v->def->owner == body) || v->param_of)
+    return false;
+  /* the list must not be appended to elsewhere, nor read between its construction and the loop */
+  int count = 0;
+  for (const Node *m = l->def->next; m && m != n; m = m->next)
+    for (int i = 0; i < m->ninputs; i++) count += m->inputs[i] == l;
+  if (count) return false;
+  Node *d = l->def;
+  int64_t nn = d->ninputs + trip;
+  Value **xs = arena_alloc(g->arena, sizeof(Value *) * (size_t)(nn + 1));
+  for (int i = 0; i < d->ninputs; i++) xs[i] = d->inputs[i];
+  for (int64_t i = 0; i < trip; i++) xs[d->ninputs + i] = v;
+  Type *t = l->type;
+  Node *nl = ir_node_new(g, "prim::ListConstruct", xs, (int)nn, 1, &t);
+  nl->loc = n->loc;
+  ir_insert_before(n, nl);
+  ir_remove(n);
+  ir_replace_uses(g, l, nl->outputs[0], nl);
+  infer_node(in, nl);
+  return true;
+}
+
 static void infer_node(Infer *in, Node *n) {
   Graph *g = in->g;
   const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
@@ -946,7 +1045,7 @@ static void infer_node(Infer *in, Node *n) {
   if (is_struct(n, "prim::ListConstruct")) {
     const Type *el = n->outputs[0]->type->elem;
     bool scalars = el && (el->kind == TY_INT || el->kind == TY_BOOL || el->kind == TY_FLOAT);
-    if (infer_dynamic_list(in, n) || !scalars) return;
+    if (infer_dynamic_list(in, n) || !scalars || list_appended_in(g->top, n->outputs[0])) return;
     int64_t *xs = arena_alloc(g->arena, sizeof(int64_t) * (size_t)(n->ninputs + 1));
     double *fs = arena_alloc(g->arena, sizeof(double) * (size_t)(n->ninputs + 1));
     for (int i = 0; i < n->ninputs; i++) {
@@ -1114,7 +1213,12 @@ static void infer_node(Infer *in, Node *n) {
     infer_if(in, n);
     return;
   }
+  if (is_struct(n, "aten::__not__") || is_struct(n, "aten::__contains__") || is_struct(n, "aten::list")) {
+    fold_script_op(in, n);
+    return;
+  }
   if (is_struct(n, "prim::Loop")) {
+    if (fold_append_loop(in, n)) return;
     infer_loop(in, n);
     return;
   }

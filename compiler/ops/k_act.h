@@ -312,4 +312,15 @@ static inline void kconv_act_run(int act, double lo, double hi, float *p, int64_
     for (int64_t i = 0; i < n; i++) p[i * s] = (float)kconv_act_f(act, p[i * s], lo, hi);
   }
 }
+
+/* Parses the (act, a, b) arguments of the fused ops; a, b are hardtanh's bounds. */
+static inline int kconv_act_args(mck_ctx *c, const char *op, const mck_arg *act, const mck_arg *a,
+                                 const mck_arg *b, int *code, double *lo, double *hi) {
+  *lo = a->kind == MCK_FLOAT ? a->u.f : a->kind == MCK_INT ? (double)a->u.i : -1.0;
+  *hi = b->kind == MCK_FLOAT ? b->u.f : b->kind == MCK_INT ? (double)b->u.i : 1.0;
+  *code = act->kind == MCK_STR ? kconv_act_code(act->u.s) : -1;
+  if (*code < 0) return mck_fail(c, "%s: act must be a constant activation name", op);
+  return 0;
+}
+
 #endif

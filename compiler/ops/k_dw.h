@@ -1,10 +1,11 @@
 /* k_dw.h — the direct (depthwise-style) float32 convolution: one input channel per group.
- * Declared in k_conv.h, whose dispatch calls it; pasted into generated C after k_conv.h.
+ * k_conv.h's dispatch calls it (k_conv.h includes this header; this one includes only the GEMM
+ * core's geometry, epilogue and threads, k_gemm.h).
  */
 #ifndef MC_K_DW_H
 #define MC_K_DW_H
 
-#include "k_conv.h"
+#include "k_gemm.h"
 
 /* Output-row-major: each output row takes every kernel tap while it sits in L1 (a tap-major
  * order streams the whole plane through the cache once per tap). Every output is

@@ -1,10 +1,10 @@
 /* k_norm.h — normalisation kernels: batch_norm, instance_norm, layer_norm, group_norm.
- * Pasted into generated C after k_conv.h (uses its argument helpers).
+ * Uses the argument helpers (k_args.h) and the GEMM core's vector types (k_gemm.h).
  */
 #ifndef MC_K_NORM_H
 #define MC_K_NORM_H
 
-#include "k_conv.h"
+#include "k_gemm.h"
 
 /* ---- normalisation ----------------------------------------------------------------------- */
 /* Float32 tensors are read and written through plain pointers; other dtypes through

@@ -58,12 +58,12 @@ typedef struct OpDef {
 #define OPDEF_STRUCT(name, eff, nmin, nmax, schema, doc)                                        \
   { name, schema, doc, eff, 0, NULL, nmin, nmax, OPF_STRUCTURAL, NULL, NULL }
 
-/* One table per family, defined in ops_<family>.c. */
+/* One table per family, defined in ops_<family>.c. A family's kernels are in one or more
+ * k_*.h headers; generated C gets every header (Makefile KERNEL_HDRS, in paste order). */
 typedef struct OpFamily {
   const char *name;         /* "elementwise" */
   const OpDef *rows;
   int nrows;
-  const char *kernel_header;/* "k_elementwise.h": pasted into generated C when any row is used */
 } OpFamily;
 
 extern const OpFamily ops_family_prim, ops_family_elementwise, ops_family_reduce,

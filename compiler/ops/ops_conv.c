@@ -7,7 +7,9 @@
 #include "ops.h"
 
 #include "k_conv.h"
+#include "k_norm.h"
 #include "k_pool.h"
+#include "k_pad.h"
 
 static const OpDef rows[] = {
     OPDEF("aten::_convolution", mckc_convolution, EFF_PURE, 0, NULL, 12, 13, 0,
@@ -138,4 +140,4 @@ static const OpDef rows[] = {
 
 _Static_assert(sizeof rows / sizeof rows[0] == 33, "update the row count of ops_family_conv");
 
-const OpFamily ops_family_conv = {"conv", rows, (int)(sizeof rows / sizeof rows[0]), "k_conv.h"};
+const OpFamily ops_family_conv = {"conv", rows, (int)(sizeof rows / sizeof rows[0])};

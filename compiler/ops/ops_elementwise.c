@@ -177,5 +177,4 @@ static const OpDef rows[] = {
 };
 _Static_assert(sizeof rows / sizeof rows[0] == 145, "elementwise op table size");
 
-const OpFamily ops_family_elementwise = {"elementwise", rows, (int)(sizeof rows / sizeof rows[0]),
-                                         "k_elementwise.h"};
+const OpFamily ops_family_elementwise = {"elementwise", rows, (int)(sizeof rows / sizeof rows[0])};

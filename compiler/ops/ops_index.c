@@ -181,4 +181,4 @@ static const OpDef rows[] = {
 };
 _Static_assert(sizeof rows / sizeof rows[0] == 57, "index op table size");
 
-const OpFamily ops_family_index = {"index", rows, (int)(sizeof rows / sizeof rows[0]), "k_index.h"};
+const OpFamily ops_family_index = {"index", rows, (int)(sizeof rows / sizeof rows[0])};

@@ -33,4 +33,4 @@ static const OpDef rows[] = {
 };
 _Static_assert(sizeof rows / sizeof rows[0] == 10, "linalg op table size");
 
-const OpFamily ops_family_linalg = {"linalg", rows, (int)(sizeof rows / sizeof rows[0]), "k_linalg.h"};
+const OpFamily ops_family_linalg = {"linalg", rows, (int)(sizeof rows / sizeof rows[0])};

@@ -66,4 +66,4 @@ static const OpDef rows[] = {
 };
 _Static_assert(sizeof rows / sizeof rows[0] == 19, "loss op table size");
 
-const OpFamily ops_family_loss = {"loss", rows, (int)(sizeof rows / sizeof rows[0]), "k_loss.h"};
+const OpFamily ops_family_loss = {"loss", rows, (int)(sizeof rows / sizeof rows[0])};

@@ -150,4 +150,4 @@ static const OpDef rows[] = {
 };
 _Static_assert(sizeof rows / sizeof rows[0] == 106, "math op table size");
 
-const OpFamily ops_family_math = {"math", rows, (int)(sizeof rows / sizeof rows[0]), "k_math.h"};
+const OpFamily ops_family_math = {"math", rows, (int)(sizeof rows / sizeof rows[0])};

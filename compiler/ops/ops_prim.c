@@ -22,6 +22,12 @@ static const OpDef rows[] = {
     OPDEF_STRUCT("prim::Print", EFF_EXTERN, 0, -1, "(...) -> ()", "prints its inputs"),
     OPDEF_STRUCT("prim::RaiseException", EFF_EXTERN, 1, 2, "(str msg, str? cls) -> ()", "raises an exception"),
     OPDEF_STRUCT("aten::warn", EFF_EXTERN, 1, 2, "(str msg, int stacklevel) -> ()", "issues a warning"),
+    OPDEF_STRUCT("aten::__not__", EFF_PURE, 1, 1, "(bool self) -> bool", "not self (folded when constant)"),
+    OPDEF_STRUCT("aten::__contains__", EFF_PURE, 2, 2, "(int[]|float[]|str[] l, int|float|str item) -> bool",
+                 "item in l (folded when constant)"),
+    OPDEF_STRUCT("aten::list", EFF_PURE, 1, 1, "(T[] l) -> T[]", "a copy of list l (folded when constant)"),
+    OPDEF_STRUCT("aten::format", EFF_PURE, 1, -1, "(str self, ...) -> str",
+                 "str.format, for the messages of exceptions (no kernel)"),
     OPDEF_STRUCT("prim::Uninitialized", EFF_PURE, 0, 0, "() -> T", "a placeholder on paths that raise"),
     OPDEF_STRUCT("prim::unchecked_cast", EFF_PURE, 1, 1, "(T x) -> U", "refines the static type of x"),
     OPDEF_STRUCT("aten::__is__", EFF_PURE, 2, 2, "(T a, U b) -> bool", "identity comparison (None checks)"),
@@ -49,6 +55,6 @@ static const OpDef rows[] = {
     OPDEF_STRUCT("mc::write_back", EFF_WRITE, 2, 2, "(Tensor(a!) input, Tensor value) -> ()",
                  "stores the final value of a mutated graph input into the caller's buffer"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 32, "prim op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 36, "prim op table size");
 
-const OpFamily ops_family_prim = {"prim", rows, (int)(sizeof rows / sizeof rows[0]), NULL};
+const OpFamily ops_family_prim = {"prim", rows, (int)(sizeof rows / sizeof rows[0])};

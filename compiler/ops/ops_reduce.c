@@ -45,4 +45,4 @@ static const OpDef rows[] = {
 };
 _Static_assert(sizeof rows / sizeof rows[0] == 23, "reduce op table size");
 
-const OpFamily ops_family_reduce = {"reduce", rows, (int)(sizeof rows / sizeof rows[0]), "k_reduce.h"};
+const OpFamily ops_family_reduce = {"reduce", rows, (int)(sizeof rows / sizeof rows[0])};

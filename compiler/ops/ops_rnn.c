@@ -36,4 +36,4 @@ static const OpDef rows[] = {
 };
 _Static_assert(sizeof rows / sizeof rows[0] == 8, "rnn op table size");
 
-const OpFamily ops_family_rnn = {"rnn", rows, (int)(sizeof rows / sizeof rows[0]), "k_rnn.h"};
+const OpFamily ops_family_rnn = {"rnn", rows, (int)(sizeof rows / sizeof rows[0])};

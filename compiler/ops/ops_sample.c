@@ -121,4 +121,4 @@ static const OpDef rows[] = {
          "refused: the number of boxes kept depends on the data"),
 };
 
-const OpFamily ops_family_sample = {"sample", rows, (int)(sizeof rows / sizeof rows[0]), "k_sample.h"};
+const OpFamily ops_family_sample = {"sample", rows, (int)(sizeof rows / sizeof rows[0])};

@@ -147,4 +147,4 @@ static const OpDef rows[] = {
 };
 _Static_assert(sizeof rows / sizeof rows[0] == 59, "shape op table size");
 
-const OpFamily ops_family_shape = {"shape", rows, (int)(sizeof rows / sizeof rows[0]), "k_shape.h"};
+const OpFamily ops_family_shape = {"shape", rows, (int)(sizeof rows / sizeof rows[0])};

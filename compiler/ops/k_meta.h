@@ -1,0 +1,235 @@
+/* k_meta.h — the shape family's scalar ops on tensor metadata and values: size, dim, numel,
+ * Int, Float, Bool, ScalarImplicit, NumToTensor, prim::min/max. Their results are known in meta
+ * mode when they depend only on shapes (infer folds them).
+ */
+#ifndef K_META_H
+#define K_META_H
+
+#ifndef MCK_H
+#include "mck.h"
+#endif
+#include "k_shape_util.h"
+
+/* ---- scalar ops on tensor metadata and values -------------------------------------------- */
+/* aten::size(self) -> int[] ; aten::size(self, int dim) -> int */
+static inline int ks_size(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  const mck_tensor *t = in[0].u.t;
+  if (nin < 2) {
+    if (!out[0].u.ints)
+      return mck_fail(c, "internal: aten::size(self) needs caller-provided int storage in out->u.ints");
+    out[0].kind = MCK_INTS;
+    out[0].n = t->ndim;
+    for (int i = 0; i < t->ndim; i++) {
+      if (t->shape[i] < 0) {
+        out[0].kind = MCK_UNKNOWN;
+        return 0;
+      }
+      out[0].u.ints[i] = t->shape[i];
+    }
+    return 0;
+  }
+  int d;
+  if (in[1].kind == MCK_UNKNOWN) {
+    out[0].kind = MCK_UNKNOWN;
+    return 0;
+  }
+  if (ks_dim(c, "aten::size", in[1].u.i, t->ndim, &d)) return -1;
+  if (t->ndim == 0) return mck_fail(c, "aten::size: dimension specified as %lld but tensor has no dimensions", (long long)in[1].u.i);
+  out[0].kind = t->shape[d] < 0 ? MCK_UNKNOWN : MCK_INT;
+  out[0].u.i = t->shape[d];
+  return 0;
+}
+
+/* aten::dim(self) -> int */
+static inline int ks_dim_op(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)c, (void)nout, (void)nin;
+  out[0].kind = MCK_INT;
+  out[0].u.i = in[0].u.t->ndim;
+  return 0;
+}
+
+/* aten::numel(self) -> int */
+static inline int ks_numel(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)c, (void)nout, (void)nin;
+  const mck_tensor *t = in[0].u.t;
+  out[0].kind = MCK_INT;
+  out[0].u.i = mck_numel(t);
+  for (int i = 0; i < t->ndim; i++)
+    if (t->shape[i] < 0) out[0].kind = MCK_UNKNOWN;
+  return 0;
+}
+
+/* Reads a one-element tensor or a scalar argument; kind 0 unknown, else its MCK kind. */
+static inline int ks_item(mck_ctx *c, const char *op, const mck_arg *a, int *kind, int64_t *iv,
+                          double *fv) {
+  *kind = 0;
+  *iv = 0;
+  *fv = 0;
+  if (a->kind == MCK_UNKNOWN || (a->kind == MCK_TENSOR && c->meta)) {
+    *kind = 0;
+    return 0;
+  }
+  if (a->kind == MCK_TENSOR) {
+    const mck_tensor *t = a->u.t;
+    if (mck_numel(t) != 1)
+      return mck_fail(c, "%s: a Tensor with %lld elements cannot be converted to Scalar", op,
+                      (long long)mck_numel(t));
+    *kind = mck_is_float(t->dtype) ? MCK_FLOAT : t->dtype == MCK_BOOL ? MCK_BOOL_ARG : MCK_INT;
+    *iv = mck_geti(t, t->offset);
+    *fv = mck_getf(t, t->offset);
+    return 0;
+  }
+  if (!mck_arg_is_scalar(a)) return mck_fail(c, "%s: expected a tensor or a number", op);
+  *kind = a->kind;
+  *iv = a->kind == MCK_FLOAT ? mck_f2i_sat(a->u.f, INT64_MIN, INT64_MAX) : a->u.i;
+  *fv = mck_arg_f(a);
+  return 0;
+}
+
+/* aten::Int(Tensor|Scalar a) -> int (floats truncate) */
+static inline int ks_Int(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  int k;
+  int64_t i;
+  double f;
+  if (ks_item(c, "aten::Int", &in[0], &k, &i, &f)) return -1;
+  if (k == MCK_FLOAT && !(f >= -9223372036854775808.0 && f < 9223372036854775808.0))
+    return mck_fail(c, "aten::Int: cannot convert float %g to an integer", f);
+  out[0].kind = k ? MCK_INT : MCK_UNKNOWN;
+  out[0].u.i = i;
+  return 0;
+}
+
+/* aten::Float(Tensor|Scalar a) -> float */
+static inline int ks_Float(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  int k;
+  int64_t i;
+  double f;
+  if (ks_item(c, "aten::Float", &in[0], &k, &i, &f)) return -1;
+  out[0].kind = k ? MCK_FLOAT : MCK_UNKNOWN;
+  out[0].u.f = f;
+  return 0;
+}
+
+/* aten::Bool(Tensor|Scalar a) -> bool */
+static inline int ks_Bool(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  int k;
+  int64_t i;
+  double f;
+  if (ks_item(c, "aten::Bool", &in[0], &k, &i, &f)) return -1;
+  out[0].kind = k ? MCK_BOOL_ARG : MCK_UNKNOWN;
+  out[0].u.i = k == MCK_FLOAT ? f != 0 : i != 0;
+  return 0;
+}
+
+/* aten::ScalarImplicit(Tensor a) -> Scalar of the tensor's category */
+/* The value of a one-element tensor as a number of its dtype's kind (MCK_UNKNOWN in meta mode). */
+static inline int ks_scalar_out(mck_ctx *c, const char *op, mck_arg *out, const mck_arg *in) {
+  int k;
+  int64_t i;
+  double f;
+  if (ks_item(c, op, &in[0], &k, &i, &f)) return -1;
+  out[0].kind = k ? k : MCK_UNKNOWN;
+  if (k == MCK_FLOAT) out[0].u.f = f;
+  else out[0].u.i = i;
+  return 0;
+}
+
+/* aten::item: any one-element tensor. */
+static inline int ks_item_op(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  return ks_scalar_out(c, "aten::item", out, in);
+}
+
+/* aten::ScalarImplicit: a 0-dim tensor only. */
+static inline int ks_ScalarImplicit(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
+                                    int nin) {
+  (void)nout, (void)nin;
+  if (in[0].kind == MCK_TENSOR && in[0].u.t->ndim != 0)
+    return mck_fail(c, "aten::ScalarImplicit: expected a 0-dim tensor, got %d dims", in[0].u.t->ndim);
+  return ks_scalar_out(c, "aten::ScalarImplicit", out, in);
+}
+
+/* prim::NumToTensor(Scalar a) -> 0-dim tensor: int -> int64, float -> float64, bool -> bool */
+static inline int ks_NumToTensor(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  const mck_arg *a = &in[0];
+  if (!mck_arg_is_scalar(a)) {
+    if (a->kind == MCK_UNKNOWN)
+      return mck_fail(c, "prim::NumToTensor: the scalar's type (int, float or bool) must be known");
+    return mck_fail(c, "prim::NumToTensor: expected a number");
+  }
+  int dt = a->kind == MCK_FLOAT ? MCK_F64 : a->kind == MCK_BOOL_ARG ? MCK_BOOL : MCK_I64;
+  mck_tensor *o = out[0].u.t;
+  if (mck_out(c, o, dt, 0, NULL)) return -1;
+  if (c->meta) return 0;
+  if (dt == MCK_F64) mck_setf(o, o->offset, a->u.f);
+  else mck_seti(o, o->offset, a->u.i);
+  return 0;
+}
+
+static inline int ks_minmax(mck_ctx *c, const char *op, mck_arg *out, const mck_arg *in, int nin,
+                            int want_max) {
+  int isf = 0;
+  double best = 0;
+  int64_t besti = 0;
+  if (nin == 1) {
+    const mck_arg *l = &in[0];
+    if (l->kind == MCK_UNKNOWN) {
+      out[0].kind = MCK_UNKNOWN;
+      return 0;
+    }
+    if (l->kind != MCK_INTS && l->kind != MCK_FLOATS && l->kind != MCK_BOOLS)
+      return mck_fail(c, "%s: expected a list of numbers", op);
+    if (l->n == 0) return mck_fail(c, "%s: min/max of an empty list", op);
+    isf = l->kind == MCK_FLOATS;
+    for (int i = 0; i < l->n; i++) {
+      if (isf) {
+        double v = l->u.floats[i];
+        if (i == 0 || v != v || (want_max ? v > best : v < best)) best = v;
+        if (best != best) break;
+      } else {
+        int64_t v = l->u.ints[i];
+        if (i == 0 || (want_max ? v > besti : v < besti)) besti = v;
+      }
+    }
+    out[0].kind = isf ? MCK_FLOAT : l->kind == MCK_BOOLS ? MCK_BOOL_ARG : MCK_INT;
+    if (isf) out[0].u.f = best;
+    else out[0].u.i = besti;
+    return 0;
+  }
+  for (int k = 0; k < 2; k++) {
+    if (in[k].kind == MCK_UNKNOWN) {
+      out[0].kind = MCK_UNKNOWN;
+      return 0;
+    }
+    if (!mck_arg_is_scalar(&in[k])) return mck_fail(c, "%s: expected two numbers", op);
+    isf |= in[k].kind == MCK_FLOAT;
+  }
+  if (isf) {
+    double a = mck_arg_f(&in[0]), b = mck_arg_f(&in[1]);
+    out[0].kind = MCK_FLOAT;
+    out[0].u.f = a != a ? a : b != b ? b : want_max ? (a > b ? a : b) : (a < b ? a : b);
+  } else {
+    int64_t a = in[0].u.i, b = in[1].u.i;
+    out[0].kind = in[0].kind == MCK_BOOL_ARG && in[1].kind == MCK_BOOL_ARG ? MCK_BOOL_ARG : MCK_INT;
+    out[0].u.i = want_max ? (a > b ? a : b) : (a < b ? a : b);
+  }
+  return 0;
+}
+
+/* prim::min(int a, int b) / prim::min(int[] l) (floats too) */
+static inline int ks_prim_min(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  return ks_minmax(c, "prim::min", out, in, nin, 0);
+}
+/* prim::max(int a, int b) / prim::max(int[] l) */
+static inline int ks_prim_max(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  return ks_minmax(c, "prim::max", out, in, nin, 1);
+}
+
+#endif

@@ -135,6 +135,15 @@ int main(int argc, char **argv) {
           fprintf(stderr, "mc_copy_output %d: %s\n", k, mc_last_error(m));
           return 1;
         }
+        /* the DLPack copy has this run's shape and the same bytes */
+        DLManagedTensor *dl = mc_get_output_dlpack(m, k);
+        if (!dl || dl->dl_tensor.ndim != y->ndim ||
+            memcmp(dl->dl_tensor.shape, y->shape, sizeof(int64_t) * (size_t)y->ndim) != 0 ||
+            (bytes && memcmp(dl->dl_tensor.data, buf, bytes) != 0)) {
+          fprintf(stderr, "mc_get_output_dlpack %d differs from mc_copy_output\n", k);
+          return 1;
+        }
+        dl->deleter(dl);
         snprintf(path, sizeof path, "%s/output_%d.bin", dir, k);
         if (write_file(path, buf, bytes)) return 1;
         free(buf);

@@ -5,10 +5,11 @@
  * the scratch memory the generated code asks the runtime for (mc_model_def.arena_bytes): the
  * memory plan's arena plus the 64-byte slots emit_c.c reserves for scalar outputs.
  *
- * FLOP rules are by op name (flops_of below) until the op table carries them: 2*M*N*K for
- * matrix products, 2 * output elements * (weight elements per output channel) for
- * convolutions, one per output element for elementwise ops, one per input element for
- * reductions, zero for views, shape ops and everything else.
+ * FLOP rules are by op name (flops_of below) until the op table carries them, except for
+ * convolutions, which their rows' descriptors (OpDef.conv) name: 2*M*N*K for matrix products,
+ * 2 * output elements * (weight elements per output channel) for convolutions, one per output
+ * element for elementwise ops, one per input element for reductions, zero for views, shape ops
+ * and everything else.
  */
 #include "driver.h"
 
@@ -58,14 +59,14 @@ static int64_t flops_of(const Node *n) {
   if (!strcmp(k, "aten::linear") || !strcmp(k, "mc::linear_act"))
     return 2 * out * dim(n->inputs[0], -1) + (n->ninputs > 2 && !ir_constant_is_none(n->inputs[2]) ? out : 0) + act;
   if (!strcmp(k, "aten::addmm") || !strcmp(k, "aten::baddbmm")) return 2 * out * dim(n->inputs[1], -1) + out;
-  if (!strncmp(k, "aten::conv_transpose", 20)) return 2 * numel(n->inputs[0]) * per_channel(n->inputs[1]);
-  if (!strcmp(k, "aten::_convolution") || !strcmp(k, "aten::_convolution_mode") || !strncmp(k, "aten::conv", 10) ||
-      !strcmp(k, "mc::conv_act")) {
-    int64_t t = 0;
-    if (!strcmp(k, "aten::_convolution") && n->ninputs > 6) ir_constant_int(n->inputs[6], &t); /* transposed */
-    return t ? 2 * numel(n->inputs[0]) * per_channel(n->inputs[1]) : 2 * out * per_channel(n->inputs[1]) + act;
-  }
   const OpDef *op = n->op ? n->op : ops_lookup(k);
+  const OpConv *cd = op ? op->conv : NULL;
+  if (cd && n->ninputs > cd->weight) { /* a convolution (its row's descriptor) */
+    int64_t t = cd->transposed == 1;
+    if (cd->transposed == 2 && n->ninputs > cd->transposed_arg) ir_constant_int(n->inputs[cd->transposed_arg], &t);
+    const Value *w = n->inputs[cd->weight];
+    return t ? 2 * numel(n->inputs[0]) * per_channel(w) : 2 * out * per_channel(w) + act;
+  }
   const OpFamily *fam = op ? ops_family_of(op) : NULL;
   if (!fam || op->effect == EFF_VIEW || (op->flags & OPF_MAYBE_VIEW)) return 0;
   if (!strcmp(fam->name, "elementwise")) return out + act;

@@ -1,6 +1,7 @@
 /* fold_bn.c — the `fold_bn` pass: an inference batch_norm (training = false) whose input is a
- * convolution used by nothing else, with constant weights and statistics, is folded into the
- * convolution's weights at compile time, as PyTorch's fuse_conv_bn_eval does:
+ * convolution used by nothing else (a row whose descriptor, OpDef.conv, allows it: not
+ * transposed), with constant weights and statistics, is folded into the convolution's weights
+ * at compile time, as PyTorch's fuse_conv_bn_eval does:
  *   s[c] = gamma[c] / sqrt(var[c] + eps)
  *   W'[c, ...] = W[c, ...] * s[c],   b'[c] = (b[c] - mean[c]) * s[c] + beta[c]
  * computed in double and rounded once. The batch_norm goes; the old constants are left for dce.
@@ -47,22 +48,23 @@ static bool fold(Graph *g, Node *bn) {
   if (!ir_constant_int(bn->inputs[5], &training) || training || !ir_constant_float(bn->inputs[7], &eps)) return false;
   Node *cv = bn->inputs[0]->def;
   if (!cv || ir_count_uses(g, bn->inputs[0]) != 1) return false;
-  bool conv = ir_node_is(cv, "aten::_convolution") || ir_node_is(cv, "aten::conv2d") ||
-              ir_node_is(cv, "aten::conv1d") || ir_node_is(cv, "aten::conv3d");
-  if (!conv || cv->ninputs < 3) return false;
+  const OpDef *op = cv->op;
+  const OpConv *cd = op ? op->conv : NULL;
+  if (!cd || !cd->fold_bn || cd->transposed == 1 || cv->ninputs <= cd->weight || cv->ninputs <= cd->bias) return false;
   int64_t transposed = 0;
-  if (ir_node_is(cv, "aten::_convolution") && (cv->ninputs < 7 || !ir_constant_int(cv->inputs[6], &transposed)))
+  if (cd->transposed == 2 &&
+      (cv->ninputs <= cd->transposed_arg || !ir_constant_int(cv->inputs[cd->transposed_arg], &transposed)))
     return false;
   if (transposed) return false;
-  const Attr *wa = ir_constant_attr(cv->inputs[1]);
+  const Attr *wa = ir_constant_attr(cv->inputs[cd->weight]);
   if (!wa || wa->kind != ATTR_TENSOR || !wa->t || !wa->t->data || wa->t->ndim < 1) return false;
   const IrTensor *W = wa->t;
   DType dt = W->dtype;
   if (dt != DT_F32 && dt != DT_F64) return false;
   int64_t C = W->shape[0], per = 1;
   for (int i = 1; i < W->ndim; i++) per *= W->shape[i];
-  const IrTensor *b = ir_constant_is_none(cv->inputs[2]) ? NULL : const_tensor(cv->inputs[2], dt, C);
-  if (!b && !ir_constant_is_none(cv->inputs[2])) return false;
+  const IrTensor *b = ir_constant_is_none(cv->inputs[cd->bias]) ? NULL : const_tensor(cv->inputs[cd->bias], dt, C);
+  if (!b && !ir_constant_is_none(cv->inputs[cd->bias])) return false;
   const IrTensor *gamma = ir_constant_is_none(bn->inputs[1]) ? NULL : const_tensor(bn->inputs[1], dt, C);
   const IrTensor *beta = ir_constant_is_none(bn->inputs[2]) ? NULL : const_tensor(bn->inputs[2], dt, C);
   const IrTensor *mean = const_tensor(bn->inputs[3], dt, C), *var = const_tensor(bn->inputs[4], dt, C);
@@ -75,13 +77,13 @@ static bool fold(Graph *g, Node *bn) {
     for (int64_t k = 0; k < per; k++) set_elem(W2, c * per + k, elem(W, c * per + k) * s);
     set_elem(b2, c, ((b ? elem(b, c) : 0.0) - elem(mean, c)) * s + (beta ? elem(beta, c) : 0.0));
   }
-  Node *nw = ir_make_constant_tensor(g, W2, cv->inputs[1]->def->loc);
+  Node *nw = ir_make_constant_tensor(g, W2, cv->inputs[cd->weight]->def->loc);
   Node *nb = ir_make_constant_tensor(g, b2, bn->loc);
   nw->op = nb->op = ops_lookup("prim::Constant");
   ir_insert_before(cv, nw);
   ir_insert_before(cv, nb);
-  ir_node_set_input(cv, 1, nw->outputs[0]);
-  ir_node_set_input(cv, 2, nb->outputs[0]);
+  ir_node_set_input(cv, cd->weight, nw->outputs[0]);
+  ir_node_set_input(cv, cd->bias, nb->outputs[0]);
   ir_replace_uses(g, bn->outputs[0], cv->outputs[0], NULL);
   ir_remove(bn);
   return true;

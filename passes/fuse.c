@@ -94,19 +94,15 @@ static Value *arg_or_none(Graph *g, Node *p, int i) {
 
 /* Builds the fused node's inputs from producer p; returns the fused kind or NULL. */
 static const char *fused_inputs(Graph *g, Node *p, Value **in, int *nin) {
-  bool conv_mode = ir_node_is(p, "aten::conv1d") || ir_node_is(p, "aten::conv2d") ||
-                   ir_node_is(p, "aten::conv3d") || ir_node_is(p, "aten::_convolution_mode");
-  if (ir_node_is(p, "aten::_convolution")) {
-    int64_t tr;
-    if (p->ninputs < 9 || !ir_constant_int(p->inputs[6], &tr) || tr) return NULL;
-    const int pick[7] = {0, 1, 2, 3, 4, 5, 8};
-    for (int i = 0; i < 7; i++) in[i] = p->inputs[pick[i]];
-    *nin = 7;
-    return "mc::conv_act";
-  }
-  if (conv_mode) {
-    if (p->ninputs < 2) return NULL;
-    for (int i = 0; i < 7; i++) in[i] = arg_or_none(g, p, i);
+  const OpDef *op = p->op;
+  const OpConv *cd = op ? op->conv : NULL;
+  if (cd && cd->fuse_min > 0) { /* a convolution: its descriptor names mc::conv_act's inputs */
+    int64_t tr = cd->transposed == 1;
+    if (p->ninputs < cd->fuse_min) return NULL;
+    if (cd->transposed == 2 && (p->ninputs <= cd->transposed_arg || !ir_constant_int(p->inputs[cd->transposed_arg], &tr)))
+      return NULL;
+    if (tr) return NULL;
+    for (int i = 0; i < 7; i++) in[i] = arg_or_none(g, p, cd->fused[i]);
     *nin = 7;
     return "mc::conv_act";
   }

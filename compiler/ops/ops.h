@@ -35,6 +35,22 @@ enum {
                                the kernel computes it in meta mode and infer folds it */
 };
 
+/* What passes and emitters need to know about a convolution-like row (OpDef.conv): which
+ * inputs are the weight, the bias and the groups, whether it is transposed, and what the
+ * passes may do with it. */
+typedef struct OpConv {
+  int weight, bias, groups; /* input indices */
+  int transposed;           /* 0: never; 1: always; 2: input transposed_arg holds the flag */
+  int transposed_arg;
+  bool fold_bn;             /* fold_bn may fold an inference batch_norm into weight and bias */
+  bool prepack;             /* the emitter may prepack the weight in the GEMM's panels */
+  /* fuse: mc::conv_act's first 7 inputs (input, weight, bias, stride, padding, dilation,
+   * groups) are these inputs of the row (a defaulted one missing: None); fuse_min: inputs the
+   * node needs; fuse_min 0: not fused. */
+  int fused[7];
+  int fuse_min;
+} OpConv;
+
 typedef struct OpDef {
   const char *name;        /* "aten::add" */
   const char *schema;      /* "(Tensor self, Tensor|Scalar other, Scalar alpha=1) -> Tensor" */
@@ -46,6 +62,7 @@ typedef struct OpDef {
   int flags;               /* OPF_* */
   mck_fn kernel;           /* NULL for structural ops */
   const char *kernel_name; /* the kernel's C name in generated code */
+  const OpConv *conv;      /* convolution-like rows (OPDEF_CONV), else NULL */
 } OpDef;
 
 /* A row, in the op-family files:
@@ -54,9 +71,12 @@ typedef struct OpDef {
  *         "out = self + alpha * other, broadcast"),
  */
 #define OPDEF(name, kern, eff, earg, func, nmin, nmax, flags, schema, doc)                       \
-  { name, schema, doc, eff, earg, func, nmin, nmax, flags, kern, #kern }
+  { name, schema, doc, eff, earg, func, nmin, nmax, flags, kern, #kern, NULL }
 #define OPDEF_STRUCT(name, eff, nmin, nmax, schema, doc)                                        \
-  { name, schema, doc, eff, 0, NULL, nmin, nmax, OPF_STRUCTURAL, NULL, NULL }
+  { name, schema, doc, eff, 0, NULL, nmin, nmax, OPF_STRUCTURAL, NULL, NULL, NULL }
+/* A pure convolution-like row with its descriptor (a const OpConv). */
+#define OPDEF_CONV(name, kern, nmin, nmax, conv, schema, doc)                                   \
+  { name, schema, doc, EFF_PURE, 0, NULL, nmin, nmax, 0, kern, #kern, &(conv) }
 
 /* One table per family, defined in ops_<family>.c. A family's kernels are in one or more
  * k_*.h headers; generated C gets every header (Makefile KERNEL_HDRS, in paste order). */
@@ -68,7 +88,7 @@ typedef struct OpFamily {
 
 extern const OpFamily ops_family_prim, ops_family_elementwise, ops_family_reduce,
     ops_family_linalg, ops_family_shape, ops_family_conv, ops_family_math, ops_family_index,
-    ops_family_sample, ops_family_loss, ops_family_rnn;
+    ops_family_sample, ops_family_loss, ops_family_rnn, ops_family_spectral;
 
 const OpDef *ops_lookup(const char *name);          /* NULL if unknown */
 const OpFamily *ops_family_of(const OpDef *op);

@@ -11,37 +11,44 @@
 #include "k_pool.h"
 #include "k_pad.h"
 
+/* The convolution descriptors (ops.h OpConv): fold_bn, fuse, mc inspect and the emitter ask
+ * these, not the op names. */
+static const OpConv conv_flagged = {1, 2, 8, 2, 6, true, true, {0, 1, 2, 3, 4, 5, 8}, 9}; /* _convolution */
+static const OpConv conv_nd = {1, 2, 6, 0, 0, true, true, {0, 1, 2, 3, 4, 5, 6}, 2};
+static const OpConv conv_transposed = {1, 2, 6, 1, 0, false, false, {0}, 0};
+static const OpConv conv_fused = {1, 2, 6, 0, 0, false, true, {0}, 0}; /* mc::conv_act */
+
 static const OpDef rows[] = {
-    OPDEF("aten::_convolution", mckc_convolution, EFF_PURE, 0, NULL, 12, 13, 0,
+    OPDEF_CONV("aten::_convolution", mckc_convolution, 12, 13, conv_flagged,
           "(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, "
           "int[] dilation, bool transposed, int[] output_padding, int groups, bool benchmark, "
           "bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor",
           "N-d (1..3) convolution or transposed convolution with groups"),
-    OPDEF("aten::_convolution_mode", mckc_conv, EFF_PURE, 0, NULL, 7, 7, 0,
+    OPDEF_CONV("aten::_convolution_mode", mckc_conv, 7, 7, conv_nd,
           "(Tensor input, Tensor weight, Tensor? bias, int[] stride, str padding, "
           "int[] dilation, int groups) -> Tensor",
           "convolution with padding 'same' or 'valid'"),
-    OPDEF("aten::conv1d", mckc_conv, EFF_PURE, 0, NULL, 2, 7, 0,
+    OPDEF_CONV("aten::conv1d", mckc_conv, 2, 7, conv_nd,
           "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, "
           "int[1]|str padding=0, int[1] dilation=1, int groups=1) -> Tensor",
           "1-d convolution over (N, C, L) or (C, L)"),
-    OPDEF("aten::conv2d", mckc_conv, EFF_PURE, 0, NULL, 2, 7, 0,
+    OPDEF_CONV("aten::conv2d", mckc_conv, 2, 7, conv_nd,
           "(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
           "int[2]|str padding=0, int[2] dilation=1, int groups=1) -> Tensor",
           "2-d convolution over (N, C, H, W) or (C, H, W)"),
-    OPDEF("aten::conv3d", mckc_conv, EFF_PURE, 0, NULL, 2, 7, 0,
+    OPDEF_CONV("aten::conv3d", mckc_conv, 2, 7, conv_nd,
           "(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, "
           "int[3]|str padding=0, int[3] dilation=1, int groups=1) -> Tensor",
           "3-d convolution over (N, C, D, H, W) or (C, D, H, W)"),
-    OPDEF("aten::conv_transpose1d", mckc_conv_transpose, EFF_PURE, 0, NULL, 2, 8, 0,
+    OPDEF_CONV("aten::conv_transpose1d", mckc_conv_transpose, 2, 8, conv_transposed,
           "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, "
           "int[1] output_padding=0, int groups=1, int[1] dilation=1) -> Tensor",
           "1-d transposed convolution"),
-    OPDEF("aten::conv_transpose2d", mckc_conv_transpose, EFF_PURE, 0, NULL, 2, 8, 0,
+    OPDEF_CONV("aten::conv_transpose2d", mckc_conv_transpose, 2, 8, conv_transposed,
           "(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, "
           "int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor",
           "2-d transposed convolution"),
-    OPDEF("aten::conv_transpose3d", mckc_conv_transpose, EFF_PURE, 0, NULL, 2, 8, 0,
+    OPDEF_CONV("aten::conv_transpose3d", mckc_conv_transpose, 2, 8, conv_transposed,
           "(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, "
           "int[3] output_padding=0, int groups=1, int[3] dilation=1) -> Tensor",
           "3-d transposed convolution"),
@@ -130,7 +137,7 @@ static const OpDef rows[] = {
     OPDEF("aten::channel_shuffle", mckc_channel_shuffle, EFF_PURE, 0, NULL, 2, 2, 0,
           "(Tensor self, int groups) -> Tensor",
           "output channel a*g+b = input channel b*(C/g)+a"),
-    OPDEF("mc::conv_act", mckc_conv_act, EFF_PURE, 0, NULL, 10, 10, 0,
+    OPDEF_CONV("mc::conv_act", mckc_conv_act, 10, 10, conv_fused,
           "(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[]|str padding, "
           "int[] dilation, int groups, str act, float a, float b) -> Tensor",
           "act(conv(input, weight, bias)), made by the fuse pass: bias and activation (relu, "

@@ -107,6 +107,31 @@ def main(argv):
     if "test-corrupt" in mc("compile", "--help", env=env).stdout:
         fails.append("mc compile --help lists test-corrupt")
 
+    # fold_bn and fuse find convolutions by their rows' descriptors (ops.h OpConv): a scripted
+    # conv with padding='same' (conv2d's str overload) gets its batch_norm folded and its relu
+    # fused, and the passes still agree with the interpreter
+    class ConvSameBn(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c = torch.nn.Conv2d(3, 4, 3, padding="same")
+            self.bn = torch.nn.BatchNorm2d(4)
+
+        def forward(self, x):
+            return torch.relu(self.bn(self.c(x)))
+
+    m = ConvSameBn().eval()
+    with torch.no_grad():
+        m.bn.running_mean.uniform_(-1, 1)
+        m.bn.running_var.uniform_(0.5, 2)
+    path = os.path.join(d, "ConvSameBn.json")
+    mc_export.export(m, (torch.randn(1, 3, 6, 6),), path, method="script")
+    r = mc("dump", path, "--after", "dce")
+    if "batch_norm" in r.stdout or "mc::conv_act" not in r.stdout:
+        fails.append("ConvSameBn: batch_norm not folded or relu not fused:\n" + r.stdout)
+    r = mc("compile", path, "-o", os.path.join(d, "model.c"), "--verify-passes")
+    if r.returncode != 0:
+        fails.append("ConvSameBn: --verify-passes failed:\n" + r.stdout)
+
     # mc run --verify-passes: checks, then runs as without it
     path = os.path.join(d, "AddOut.json")
     x, y = np.ones((2, 3), np.float32), np.full((2, 3), -2.0, np.float32)

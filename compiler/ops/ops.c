@@ -10,6 +10,7 @@ static const OpFamily *const families[] = {
     &ops_family_linalg, &ops_family_shape, &ops_family_conv,
     &ops_family_math, &ops_family_index, &ops_family_sample,
     &ops_family_loss, &ops_family_rnn,
+    &ops_family_spectral,
 };
 enum { NFAMILIES = sizeof families / sizeof families[0] };
 

@@ -1,0 +1,272 @@
+/* k_spectral.h — kernels of the spectral family: the short-time Fourier transform
+ * (aten::stft, with and without the `center, pad_mode` overload) giving its real [..., 2]
+ * result (return_complex=False or None), and the window factories (hann, hamming, blackman,
+ * bartlett). Prefix: kspec_.
+ *
+ * Semantics are PyTorch 1.13's on CPU. mc has no complex dtype, so return_complex=True is
+ * refused here (the frontend refuses a value typed ComplexFloat before that). stft's input is
+ * 1-D [L] or 2-D [B, L] float32/float64, the window (optional, 1-D of win_length elements,
+ * zero-padded on both sides to n_fft) promotes with it; frames start every hop_length samples,
+ * n_frames = 1 + (L' - n_fft) / hop_length (L' the length after centre padding by n_fft / 2 on
+ * each side: reflect, constant, replicate or circular). Output [B?, n_freq, n_frames, 2] with
+ * n_freq = n_fft / 2 + 1 (onesided, the default for real input) or n_fft; normalized scales by
+ * 1 / sqrt(n_fft). Each bin is a direct DFT accumulated in double (O(n_fft^2) per frame, no
+ * tables: the twiddle exp(-2 pi i f k / n) is advanced by complex multiplication and reseeded
+ * from cos/sin every 32 steps), stored in the output dtype.
+ *
+ * Windows are computed in double from PyTorch's formulas (periodic: the N + 1 symmetric window
+ * without its last sample) and stored in the dtype (float32 by default; float dtypes only).
+ */
+#ifndef MC_K_SPECTRAL_H
+#define MC_K_SPECTRAL_H
+
+#include "mck.h"
+
+#define KSPEC_PI 3.14159265358979323846
+
+/* An optional int argument (dflt when absent or None); -1 when it is not known. */
+static inline int kspec_int(mck_ctx *c, const char *op, const mck_arg *in, int nin, int k,
+                            int64_t dflt, const char *what, int64_t *v) {
+  *v = dflt;
+  if (k >= nin || in[k].kind == MCK_NONE) return 0;
+  if (in[k].kind == MCK_INT || in[k].kind == MCK_BOOL_ARG) {
+    *v = in[k].u.i;
+    return 0;
+  }
+  return mck_fail(c, "%s: %s must be a compile-time constant", op, what);
+}
+
+/* An optional bool argument: 0/1, or dflt (-1 for "None") when absent or None. */
+static inline int kspec_bool(mck_ctx *c, const char *op, const mck_arg *in, int nin, int k,
+                             int dflt, const char *what, int *v) {
+  int64_t x;
+  if (kspec_int(c, op, in, nin, k, dflt, what, &x)) return -1;
+  *v = (int)(x != 0 && x != -1 ? 1 : x);
+  return 0;
+}
+
+/* Position q (may be outside [0, n)) read through the padding mode: 0 reflect, 1 constant
+ * (returns -1: the sample is zero), 2 replicate, 3 circular. n >= 1; reflect needs pad < n. */
+static inline int64_t kspec_padpos(int64_t q, int64_t n, int mode) {
+  if (q >= 0 && q < n) return q;
+  switch (mode) {
+  case 0:
+    if (n == 1) return 0;
+    return q < 0 ? -q : 2 * (n - 1) - q;
+  case 2: return q < 0 ? 0 : n - 1;
+  case 3: return ((q % n) + n) % n;
+  default: return -1;
+  }
+}
+
+/* stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None,
+ *      bool normalized=False, bool? onesided=None, bool? return_complex=None)
+ * stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None,
+ *      Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False,
+ *      bool? onesided=None, bool? return_complex=None) */
+static inline int kspec_stft(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  const char *op = "aten::stft";
+  if (nin < 2 || in[0].kind != MCK_TENSOR) return mck_fail(c, "%s: expects a tensor input", op);
+  if (nout < 1 || out[0].kind != MCK_TENSOR) return mck_fail(c, "%s: expects a tensor output", op);
+  int ctr_form = nin >= 7 && (in[6].kind == MCK_STR || nin > 8);
+  const mck_tensor *x = in[0].u.t;
+  const mck_tensor *w = nin > 4 && in[4].kind == MCK_TENSOR ? in[4].u.t : NULL;
+  int64_t n_fft, hop, winl;
+  int center = 0, pmode = 0, normalized, onesided, rc;
+  if (kspec_int(c, op, in, nin, 1, 0, "n_fft", &n_fft)) return -1;
+  if (in[1].kind == MCK_NONE) return mck_fail(c, "%s: n_fft must be an int", op);
+  if (n_fft <= 0 || n_fft > ((int64_t)1 << 30))
+    return mck_fail(c, "%s: expected 0 < n_fft, got n_fft=%lld", op, (long long)n_fft);
+  if (kspec_int(c, op, in, nin, 2, n_fft / 4, "hop_length", &hop) ||
+      kspec_int(c, op, in, nin, 3, n_fft, "win_length", &winl))
+    return -1;
+  if (ctr_form) {
+    if (kspec_bool(c, op, in, nin, 5, 1, "center", &center)) return -1;
+    if (center == -1) center = 1;
+    const char *pm = nin > 6 && in[6].kind == MCK_STR ? in[6].u.s : "reflect";
+    if (nin > 6 && in[6].kind != MCK_STR && in[6].kind != MCK_NONE)
+      return mck_fail(c, "%s: pad_mode must be a constant string", op);
+    if (strcmp(pm, "reflect") == 0) pmode = 0;
+    else if (strcmp(pm, "constant") == 0) pmode = 1;
+    else if (strcmp(pm, "replicate") == 0) pmode = 2;
+    else if (strcmp(pm, "circular") == 0) pmode = 3;
+    else return mck_fail(c, "%s: unsupported pad_mode '%s' (reflect, constant, replicate and "
+                         "circular are)", op, pm);
+  }
+  int b = ctr_form ? 7 : 5;
+  if (kspec_bool(c, op, in, nin, b, 0, "normalized", &normalized) ||
+      kspec_bool(c, op, in, nin, b + 1, -1, "onesided", &onesided) ||
+      kspec_bool(c, op, in, nin, b + 2, -1, "return_complex", &rc))
+    return -1;
+  if (normalized == -1) normalized = 0;
+  if (onesided == -1) onesided = 1;
+  if (rc == 1)
+    return mck_fail(c, "%s: return_complex=True is not supported (mc has no complex dtype): "
+                    "use return_complex=False, whose [..., 2] result is what view_as_real gives",
+                    op);
+  if (x->dtype != MCK_F32 && x->dtype != MCK_F64)
+    return mck_fail(c, "%s: input of dtype %s is not supported (float32 and float64 are)", op,
+                    mck_dtype_name(x->dtype));
+  if (x->ndim != 1 && x->ndim != 2)
+    return mck_fail(c, "%s: expected a 1D or 2D tensor, got %d dims", op, x->ndim);
+  int dt = x->dtype;
+  if (w) {
+    if (w->dtype != MCK_F32 && w->dtype != MCK_F64)
+      return mck_fail(c, "%s: window of dtype %s is not supported (float32 and float64 are)", op,
+                      mck_dtype_name(w->dtype));
+    if (w->dtype == MCK_F64) dt = MCK_F64;
+  }
+  int64_t len = x->shape[x->ndim - 1], nb = x->ndim == 2 ? x->shape[0] : 1;
+  int64_t pad = center ? n_fft / 2 : 0;
+  if (center && pmode == 0 && pad >= len && len > 0)
+    return mck_fail(c, "%s: reflect padding %lld must be smaller than the input length %lld",
+                    op, (long long)pad, (long long)len);
+  if (center && len == 0 && pmode != 1)
+    return mck_fail(c, "%s: cannot pad an empty input in mode '%s'", op,
+                    pmode == 0 ? "reflect" : pmode == 2 ? "replicate" : "circular");
+  int64_t plen = len + 2 * pad;
+  if (n_fft > plen)
+    return mck_fail(c, "%s: expected 0 < n_fft < %lld, but got n_fft=%lld", op,
+                    (long long)plen, (long long)n_fft);
+  if (hop <= 0) return mck_fail(c, "%s: expected hop_length > 0, but got hop_length=%lld", op,
+                                (long long)hop);
+  if (winl <= 0 || winl > n_fft)
+    return mck_fail(c, "%s: expected 0 < win_length <= n_fft, but got win_length=%lld", op,
+                    (long long)winl);
+  if (w && (w->ndim != 1 || w->shape[0] != winl))
+    return mck_fail(c, "%s: expected a 1D window tensor of size equal to win_length=%lld", op,
+                    (long long)winl);
+  int64_t nfr = 1 + (plen - n_fft) / hop, nfq = onesided ? n_fft / 2 + 1 : n_fft;
+  int64_t os[4];
+  int on = 0;
+  if (x->ndim == 2) os[on++] = nb;
+  os[on++] = nfq;
+  os[on++] = nfr;
+  os[on++] = 2;
+  if (!mck_shape_fits(on, os, (int64_t)mck_dtype_size(dt)))
+    return mck_fail(c, "%s: output too large", op);
+  if (mck_out(c, out[0].u.t, dt, on, os)) return -1;
+  if (c->meta) return 0;
+  mck_tensor *o = out[0].u.t;
+  int64_t left = (n_fft - winl) / 2;
+  double scale = normalized ? 1.0 / sqrt((double)n_fft) : 1.0;
+  double step = -2.0 * KSPEC_PI / (double)n_fft;
+  int64_t xs = x->stride[x->ndim - 1], xbs = x->ndim == 2 ? x->stride[0] : 0;
+  for (int64_t bi = 0; bi < nb; bi++) {
+    for (int64_t t = 0; t < nfr; t++) {
+      for (int64_t f = 0; f < nfq; f++) {
+        double re = 0.0, im = 0.0, cr = 1.0, ci = 0.0;
+        double dr = cos(step * (double)f), di = sin(step * (double)f);
+        for (int64_t k = left; k < left + winl; k++) {
+          if (((k - left) & 31) == 0) { /* reseed: angle of f*k mod n_fft */
+            double a = step * (double)((f * k) % n_fft);
+            cr = cos(a);
+            ci = sin(a);
+          }
+          int64_t q = kspec_padpos(t * hop + k - pad, len, pmode);
+          if (q >= 0) {
+            double v = mck_getf(x, x->offset + bi * xbs + q * xs);
+            if (w) v *= mck_getf(w, w->offset + (k - left) * w->stride[0]);
+            re += v * cr;
+            im += v * ci;
+          }
+          double nr = cr * dr - ci * di;
+          ci = cr * di + ci * dr;
+          cr = nr;
+        }
+        int64_t oo = o->offset + ((bi * nfq + f) * nfr + t) * 2;
+        mck_setf(o, oo, re * scale);
+        mck_setf(o, oo + 1, im * scale);
+      }
+    }
+  }
+  return 0;
+}
+
+/* The window factories: kind 0 hann, 1 hamming, 2 blackman, 3 bartlett.
+ *   X_window(int N, *, dtype, layout, device, pin_memory)
+ *   X_window.periodic(int N, bool periodic, *, dtype, ...)
+ *   hamming_window.periodic_alpha(int N, bool periodic, float alpha, *, ...)
+ *   hamming_window.periodic_alpha_beta(int N, bool periodic, float alpha, float beta, *, ...)
+ * The overload is told by the count of arguments before the four keyword ones. */
+static inline int kspec_window(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin,
+                               int kind) {
+  static const char *const names[] = {"aten::hann_window", "aten::hamming_window",
+                                      "aten::blackman_window", "aten::bartlett_window"};
+  const char *op = names[kind];
+  if (nout < 1 || out[0].kind != MCK_TENSOR) return mck_fail(c, "%s: expects a tensor output", op);
+  int npos = nin - 4;
+  if (npos < 1 || npos > (kind == 1 ? 4 : 2))
+    return mck_fail(c, "%s: unexpected argument count %d", op, nin);
+  int64_t n, periodic = 1;
+  double alpha = 0.54, beta = 0.46;
+  if (kspec_int(c, op, in, nin, 0, 0, "window_length", &n)) return -1;
+  if (in[0].kind != MCK_INT) return mck_fail(c, "%s: window_length must be an int", op);
+  if (npos >= 2 && kspec_int(c, op, in, nin, 1, 1, "periodic", &periodic)) return -1;
+  if (npos >= 3) {
+    if (!mck_arg_is_scalar(&in[2])) return mck_fail(c, "%s: alpha must be a constant", op);
+    alpha = mck_arg_f(&in[2]);
+  }
+  if (npos >= 4) {
+    if (!mck_arg_is_scalar(&in[3])) return mck_fail(c, "%s: beta must be a constant", op);
+    beta = mck_arg_f(&in[3]);
+  }
+  if (kind == 0) alpha = beta = 0.5;
+  int dt = MCK_F32;
+  if (in[npos].kind != MCK_NONE) {
+    if (in[npos].kind != MCK_INT)
+      return mck_fail(c, "%s: dtype must be a compile-time constant ScalarType", op);
+    dt = mck_dtype_from_scalar_type(in[npos].u.i);
+    if (dt < 0) return mck_fail(c, "%s: unsupported ScalarType code %lld", op,
+                                (long long)in[npos].u.i);
+  }
+  if (dt != MCK_F32 && dt != MCK_F64 && dt != MCK_F16 && dt != MCK_BF16)
+    return mck_fail(c, "%s: expected a floating point dtype, got %s", op, mck_dtype_name(dt));
+  if (n < 0) return mck_fail(c, "%s: requires non-negative window_length, got window_length=%lld",
+                             op, (long long)n);
+  if (n > ((int64_t)1 << 40)) return mck_fail(c, "%s: window_length too large", op);
+  if (mck_out(c, out[0].u.t, dt, 1, &n)) return -1;
+  if (c->meta) return 0;
+  mck_tensor *o = out[0].u.t;
+  if (n == 1) {
+    mck_setf(o, o->offset, 1.0);
+    return 0;
+  }
+  int64_t m = periodic ? n + 1 : n; /* the symmetric window's length */
+  for (int64_t i = 0; i < n; i++) {
+    double v, d = (double)i;
+    switch (kind) {
+    case 0:
+    case 1: v = alpha - beta * cos(d * (2.0 * KSPEC_PI / (double)(m - 1))); break;
+    case 2: {
+      double a = d * (KSPEC_PI / (double)(m - 1));
+      v = 0.08 * cos(4.0 * a) - 0.5 * cos(2.0 * a) + 0.42;
+      break;
+    }
+    default: {
+      v = d * (2.0 / (double)(m - 1));
+      if (i >= ((m - 1) >> 1) + 1) v = 2.0 - v;
+      break;
+    }
+    }
+    mck_setf(o, o->offset + i, v);
+  }
+  return 0;
+}
+static inline int kspec_hann_window(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  return kspec_window(c, out, nout, in, nin, 0);
+}
+static inline int kspec_hamming_window(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
+                                       int nin) {
+  return kspec_window(c, out, nout, in, nin, 1);
+}
+static inline int kspec_blackman_window(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
+                                        int nin) {
+  return kspec_window(c, out, nout, in, nin, 2);
+}
+static inline int kspec_bartlett_window(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
+                                        int nin) {
+  return kspec_window(c, out, nout, in, nin, 3);
+}
+
+#endif

@@ -357,9 +357,11 @@ static const CuDesc *cu_out(Cu *e, const Node *n, int i) {
 
 /* ---- elementwise --------------------------------------------------------------------------- */
 /* y = f(a, b) with b a tensor, a scalar constant, or absent (unary). `functor` is C++ text. */
-static bool cu_map(Cu *e, const Node *n, const char *functor, int bidx) {
+static bool cu_map_to(Cu *e, const Node *n, const char *functor, int bidx, bool to_bool) {
   const CuDesc *y = cu_out(e, n, 0), *a = cu_tensor(e, n, 0, false), *b = NULL;
   if (!y || !a) return false;
+  if (y->dtype != (to_bool ? DT_BOOL : DT_F32))
+    return cu_err(e, n, "'%s' has no CUDA implementation for %s (output %%%s)", n->kind, ir_dtype_name(y->dtype), n->outputs[0]->name);
   double bval = 0;
   if (bidx >= 0) {
     const Value *bv = n->inputs[bidx];
@@ -373,8 +375,9 @@ static bool cu_map(Cu *e, const Node *n, const char *functor, int bidx) {
   if (b) cu_bcast(b, y->ndim, y->shape, st[2]);
   fputs("  {\n", e->c);
   cu_nd(e, "d_", y->ndim, y->shape, b ? 3 : 2, st);
-  fputs("    MCU_TRY(mcu_map(s_, ", e->c);
-  cu_fptr(e, y);
+  fputs(to_bool ? "    MCU_TRY(mcu_map_bool(s_, " : "    MCU_TRY(mcu_map(s_, ", e->c);
+  if (to_bool) cu_ptr(e, y, "unsigned char");
+  else cu_fptr(e, y);
   fputs(", ", e->c);
   cu_fptr(e, a);
   fputs(", ", e->c);
@@ -387,7 +390,12 @@ static bool cu_map(Cu *e, const Node *n, const char *functor, int bidx) {
   return true;
 }
 
+static bool cu_map(Cu *e, const Node *n, const char *functor, int bidx) { return cu_map_to(e, n, functor, bidx, false); }
+
 static bool cu_unary(Cu *e, const Node *n, const char *functor) { return cu_map(e, n, functor, -1); }
+
+/* gt / lt / ge / le / eq / ne of float32 operands: a bool result */
+static bool cu_compare(Cu *e, const Node *n, const char *functor) { return cu_map_to(e, n, functor, 1, true); }
 
 static bool cu_binary(Cu *e, const Node *n, const char *functor) { return cu_map(e, n, functor, 1); }
 
@@ -1088,6 +1096,12 @@ static const CuOp cu_ops[] = {
     {"aten::pow", cu_binary, "mcu_f_pow()"},
     {"aten::maximum", cu_binary, "mcu_f_maximum()"},
     {"aten::minimum", cu_binary, "mcu_f_minimum()"},
+    {"aten::gt", cu_compare, "mcu_f_gt()"},
+    {"aten::lt", cu_compare, "mcu_f_lt()"},
+    {"aten::ge", cu_compare, "mcu_f_ge()"},
+    {"aten::le", cu_compare, "mcu_f_le()"},
+    {"aten::eq", cu_compare, "mcu_f_eq()"},
+    {"aten::ne", cu_compare, "mcu_f_ne()"},
     {"aten::neg", cu_unary, "mcu_f_neg()"},
     {"aten::abs", cu_unary, "mcu_f_abs()"},
     {"aten::relu", cu_unary, "mcu_f_relu()"},

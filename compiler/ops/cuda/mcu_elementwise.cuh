@@ -1,5 +1,6 @@
 /* mcu_elementwise.cuh — grid-stride elementwise kernels over float32 with broadcasting and
- * arbitrary strides (mcu_nd): y = f(a, b) where b is a tensor or, when NULL, the scalar bval;
+ * arbitrary strides (mcu_nd): y = f(a, b) where b is a tensor or, when NULL, the scalar bval
+ * (comparisons: a bool y);
  * masked_fill; and a strided copy of any element size (views made compact, cat, write-backs).
  * A functor is a struct with `__device__ float operator()(float a, float b) const`; unary ones
  * ignore b. NaN behaves as in PyTorch: relu/hardtanh/clamp/maximum/minimum propagate it. */
@@ -16,6 +17,28 @@ static inline cudaError_t mcu_map(cudaStream_t s, float *y, const float *a, cons
   MC_LAUNCH(mcu_k_map<F>, mcu_blocks(d.n), MCU_THREADS, 0, s, y, a, b, bval, d, f);
   return cudaGetLastError();
 }
+
+/* y (bool, one byte) = f(a, b) != 0: the comparisons of float32 operands */
+template <class F> __global__ void mcu_k_map_bool(unsigned char *y, const float *a, const float *b, float bval, mcu_nd d, F f) {
+  MCU_FOR(i, d.n) {
+    int64_t o[3];
+    mcu_nd_offsets(d, i, o);
+    y[o[0]] = f(a[o[1]], b ? b[o[2]] : bval) != 0.f;
+  }
+}
+template <class F>
+static inline cudaError_t mcu_map_bool(cudaStream_t s, unsigned char *y, const float *a, const float *b, float bval, const mcu_nd &d,
+                                       F f) {
+  if (d.n == 0) return cudaSuccess;
+  MC_LAUNCH(mcu_k_map_bool<F>, mcu_blocks(d.n), MCU_THREADS, 0, s, y, a, b, bval, d, f);
+  return cudaGetLastError();
+}
+struct mcu_f_gt { __device__ float operator()(float a, float b) const { return a > b ? 1.f : 0.f; } };
+struct mcu_f_lt { __device__ float operator()(float a, float b) const { return a < b ? 1.f : 0.f; } };
+struct mcu_f_ge { __device__ float operator()(float a, float b) const { return a >= b ? 1.f : 0.f; } };
+struct mcu_f_le { __device__ float operator()(float a, float b) const { return a <= b ? 1.f : 0.f; } };
+struct mcu_f_eq { __device__ float operator()(float a, float b) const { return a == b ? 1.f : 0.f; } };
+struct mcu_f_ne { __device__ float operator()(float a, float b) const { return a != b ? 1.f : 0.f; } };
 
 struct mcu_f_add { float alpha; __device__ float operator()(float a, float b) const { return a + alpha * b; } };
 struct mcu_f_sub { float alpha; __device__ float operator()(float a, float b) const { return a - alpha * b; } };

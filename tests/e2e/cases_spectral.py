@@ -1,0 +1,50 @@
+"""End-to-end cases of the spectral family (ops_spectral.c): spectrogram modules built on
+torch.stft with return_complex=False (its real [..., 2] result, which is what view_as_real of
+the complex result gives), traced (centre padding traces as aten::pad before aten::stft; scripting
+torch.stft is not covered: torch.functional's stft multiplies a list by an int, which mc's list
+ops do not take yet); the kernel cases (tests/kernels/cases_spectral.py) carry the numerics across
+n_fft / hop / window / centre / pad modes / dtypes."""
+import torch
+import torch.nn as nn
+
+
+class PowerSpec(nn.Module):
+    """Power spectrogram, window computed in the graph, reflect centre padding."""
+
+    def forward(self, x):
+        w = torch.hann_window(64)
+        s = torch.stft(x, 64, 16, window=w, center=True, pad_mode="reflect", return_complex=False)
+        return s.pow(2).sum(-1), torch.hamming_window(8, False, dtype=torch.float64)
+
+
+class MagSpec(nn.Module):
+    """Magnitude of a normalized two-sided transform with a shorter constant window (a buffer),
+    constant centre padding, batched input."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("win", torch.blackman_window(24))
+
+    def forward(self, x):
+        s = torch.stft(x, 32, 8, 24, self.win, center=True, pad_mode="constant",
+                       normalized=True, onesided=False, return_complex=False)
+        return s.pow(2).sum(-1).sqrt() + torch.bartlett_window(5).sum()
+
+
+class Frames(nn.Module):
+    """No centre padding, default hop and window, float64 input."""
+
+    def forward(self, x):
+        return torch.stft(x, 20, center=False, return_complex=False)
+
+
+def sig(*s, dt=torch.float32):
+    return lambda: [torch.randn(*s, dtype=dt)]
+
+
+CASES = [
+    dict(name="spectral_power_trace", module=PowerSpec, inputs=sig(400), rtol=1e-4, atol=1e-4),
+    dict(name="spectral_mag_trace", module=MagSpec, inputs=sig(3, 200), format="json",
+         rtol=1e-4, atol=1e-4),
+    dict(name="spectral_frames_trace", module=Frames, inputs=sig(2, 150, dt=torch.float64)),
+]

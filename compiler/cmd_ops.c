@@ -9,6 +9,7 @@
  * read by tests (tests/ops/, tests/ops/kernel_cases.py). Output depends only on the table. */
 #include "driver.h"
 
+#include "emit/emit.h"
 #include "ops/ops.h"
 
 #include <cJSON.h>
@@ -27,11 +28,10 @@ static void usage(FILE *f) {
 
 typedef enum Target { T_BOTH, T_C, T_CUDA } Target;
 
-/* What the CUDA target runs for op. The CUDA emitter has no exported query of its device
- * kernels yet, so every kernel row is reported as running its C kernel on the host. */
+/* What the CUDA target runs for op: the CUDA emitter's own kernel, or the C kernel on the host. */
 static const char *cuda_support(const OpDef *op) {
   if (!op->kernel) return "structural";
-  return "host fallback";
+  return emit_cuda_has_device_kernel(op->name) ? "device kernel" : "host fallback";
 }
 
 static const char *c_support(const OpDef *op) { return op->kernel ? "kernel" : "structural"; }

@@ -169,7 +169,7 @@ sample: all
 # `make fuzz FUZZ_SECONDS=N` runs each target N seconds on its corpus (one at a time, -jobs=1);
 # `make fuzz-regress` only replays the committed corpora (seconds; CI runs it).
 FUZZ_BUILD   ?= build-fuzz
-FUZZ_TARGETS := ts json npy compile
+FUZZ_TARGETS := ts json npy compile run
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 .PHONY: fuzz fuzz-build fuzz-regress

@@ -26,6 +26,7 @@
  * Output is deterministic: no pointers, paths or times. Prefix: cu_ (static), emit_cuda. */
 #include "emit.h"
 #include "emit_text.h"
+#include "kernel_lib.h"
 
 #include "ops/ops.h"
 #include "passes/pass.h"
@@ -1983,19 +1984,18 @@ static void cu_put_cxx(FILE *f, const char *s, size_t len) {
   }
 }
 
-/* The C target's kernel library as host C++ (only when some node runs on the host). */
-static void cu_host_library(FILE *c) {
+/* The C target's kernel library as host C++ (only when some node runs on the host): the part the
+ * run body (roots) names, kernel_lib.h. */
+static void cu_host_library(FILE *c, const char *roots, size_t nroots) {
   fputs("/* ---- host: the C target's kernel library (compiler/ops/k_*.h), for the ops without a device\n"
         " * kernel; compiled as C++ host code, one thread, no thread pool ---- */\n"
         "#ifdef __NVCC__\n#pragma nv_diag_suppress 550\n#endif\n"
         "#include <initializer_list>\n#include <stdlib.h>\n#include <string.h>\n"
         "#ifndef MC_NO_THREADS\n#define MC_NO_THREADS 1\n#endif\n#define restrict __restrict__\n"
         "template <class T> static inline const T *mck_cxx_tmp_(const T &x) { return &x; }\n", c);
-  for (int i = 0; i < mc_kernel_nsources; i++) {
-    fprintf(c, "/* ---- %s ---- */\n", mc_kernel_sources[i].name);
-    cu_put_cxx(c, mc_kernel_sources[i].text, strlen(mc_kernel_sources[i].text));
-    fputs("\n", c);
-  }
+  char *lib = kernel_lib_text(roots, nroots, false);
+  if (lib) cu_put_cxx(c, lib, strlen(lib));
+  free(lib);
   fputs("#undef restrict\n"
         "static inline MCK_UNUSED int64_t mck_arg_i(mck_arg a) { return a.kind == MCK_FLOAT ? (int64_t)a.u.f : a.u.i; }\n"
         "static inline MCK_UNUSED double mck_arg_fv(mck_arg a) { return a.kind == MCK_FLOAT ? a.u.f : (double)a.u.i; }\n"
@@ -2233,7 +2233,7 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   } else if (bf) {
     fclose(bf);
   }
-  if (!e.errs && e.host) cu_host_library(c);
+  if (!e.errs && e.host) cu_host_library(c, body, body_len);
   if (e.errs) {
     free(body);
     free(e.desc);

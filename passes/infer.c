@@ -952,9 +952,74 @@ static bool const_eq(const Value *a, const Value *b, bool *eq) {
 
 static bool fold_script_op(Infer *in, Node *n) {
   Graph *g = in->g;
-  int64_t b;
+  int64_t b, lo, hi, st;
   bool r = false;
-  if (is_struct(n, "aten::__not__")) {
+  if (is_struct(n, "prim::is_cuda") || is_struct(n, "prim::is_nested") || is_struct(n, "aten::is_autocast_enabled") ||
+      is_struct(n, "aten::is_grad_enabled") || is_struct(n, "prim::requires_grad")) {
+    r = false; /* plain CPU tensors, inference (as under torch.no_grad()) */
+  } else if (is_struct(n, "aten::__range_length") || is_struct(n, "aten::__derive_index")) {
+    if (n->ninputs != 3 || !ir_constant_int(n->inputs[0], &lo) || !ir_constant_int(n->inputs[1], &hi) ||
+        !ir_constant_int(n->inputs[2], &st) || st == 0 || lo < -(INT64_C(1) << 40) || lo > (INT64_C(1) << 40) ||
+        hi < -(INT64_C(1) << 40) || hi > (INT64_C(1) << 40) || st < -(INT64_C(1) << 20) || st > (INT64_C(1) << 20))
+      return false;
+    int64_t v;
+    if (is_struct(n, "aten::__derive_index")) v = hi + lo * st; /* (index, start, step) */
+    else if (st > 0) v = lo < hi ? (hi - lo - 1) / st + 1 : 0;
+    else v = lo > hi ? (lo - hi - 1) / -st + 1 : 0;
+    Node *c = ir_make_constant_int(g, v, n->loc);
+    ir_insert_before(n, c);
+    forward_outputs(g, n, c->outputs);
+    return true;
+  } else if (is_struct(n, "aten::eq") || is_struct(n, "aten::ne")) { /* int lists: a == b */
+    const Attr *x = ir_constant_attr(n->inputs[0]), *y = ir_constant_attr(n->inputs[1]);
+    if (n->ninputs != 2 || !x || !y || x->kind != ATTR_INTS || y->kind != ATTR_INTS) return false;
+    r = x->n == y->n;
+    for (int i = 0; i < x->n && r; i++) r = x->ints[i] == y->ints[i];
+    if (is_struct(n, "aten::ne")) r = !r;
+  } else if (is_struct(n, "aten::add")) { /* int lists: a + b */
+    const Attr *x = ir_constant_attr(n->inputs[0]), *y = ir_constant_attr(n->inputs[1]);
+    if (n->ninputs != 2 || !x || !y || x->kind != ATTR_INTS || y->kind != ATTR_INTS) return false;
+    int64_t *xs = arena_alloc(g->arena, sizeof(int64_t) * (size_t)(x->n + y->n + 1));
+    for (int i = 0; i < x->n; i++) xs[i] = x->ints[i];
+    for (int i = 0; i < y->n; i++) xs[x->n + i] = y->ints[i];
+    Node *c = ir_make_constant_ints(g, xs, x->n + y->n, n->loc);
+    c->outputs[0]->type = n->outputs[0]->type;
+    ir_insert_before(n, c);
+    forward_outputs(g, n, c->outputs);
+    return true;
+  } else if (is_struct(n, "aten::slice")) { /* l[start:end:step] of a constant int list */
+    const Attr *x = ir_constant_attr(n->inputs[0]);
+    int64_t len, k = 0;
+    if (n->ninputs != 4 || !x || x->kind != ATTR_INTS) return false;
+    len = x->n;
+    lo = 0, hi = len;
+    if (!ir_constant_is_none(n->inputs[1]) && !ir_constant_int(n->inputs[1], &lo)) return false;
+    if (!ir_constant_is_none(n->inputs[2]) && !ir_constant_int(n->inputs[2], &hi)) return false;
+    if (!ir_constant_int(n->inputs[3], &st) || st <= 0) return false;
+    if (lo < 0) lo = lo + len < 0 ? 0 : lo + len;
+    if (hi < 0) hi = hi + len < 0 ? 0 : hi + len;
+    if (lo > len) lo = len;
+    if (hi > len) hi = len;
+    int64_t *xs = arena_alloc(g->arena, sizeof(int64_t) * (size_t)(len + 1));
+    for (int64_t i = lo; i < hi; i += st) xs[k++] = x->ints[i];
+    Node *c = ir_make_constant_ints(g, xs, (int)k, n->loc);
+    c->outputs[0]->type = n->outputs[0]->type;
+    ir_insert_before(n, c);
+    forward_outputs(g, n, c->outputs);
+    return true;
+  } else if (is_struct(n, "aten::find")) { /* str.find(sub) on constants */
+    const Attr *x = ir_constant_attr(n->inputs[0]), *y = n->ninputs > 1 ? ir_constant_attr(n->inputs[1]) : NULL;
+    int64_t a0 = 0, a1 = -1;
+    if (n->ninputs < 2 || !x || !y || x->kind != ATTR_STR || y->kind != ATTR_STR) return false;
+    if ((n->ninputs > 2 && !ir_constant_int(n->inputs[2], &a0)) || (n->ninputs > 3 && !ir_constant_int(n->inputs[3], &a1)) ||
+        a0 != 0 || a1 != -1)
+      return false;
+    const char *at = strstr(x->s, y->s);
+    Node *c = ir_make_constant_int(g, at ? (int64_t)(at - x->s) : -1, n->loc);
+    ir_insert_before(n, c);
+    forward_outputs(g, n, c->outputs);
+    return true;
+  } else if (is_struct(n, "aten::__not__")) {
     if (n->ninputs != 1 || !ir_constant_int(n->inputs[0], &b)) return false;
     r = !b;
   } else if (is_struct(n, "aten::__contains__")) {
@@ -1037,6 +1102,11 @@ static void infer_node(Infer *in, Node *n) {
     return;
   }
   n->op = op;
+  /* the int-list overloads of eq/ne/slice (`a.size() == b.size()`, `shape[2:]`) on constants */
+  if (n->ninputs > 0 && n->inputs[0]->type->kind == TY_LIST &&
+      (is_struct(n, "aten::eq") || is_struct(n, "aten::ne") || is_struct(n, "aten::slice") || is_struct(n, "aten::add")) &&
+      fold_script_op(in, n))
+    return;
   if (op->kernel) {
     infer_kernel_node(in, n, op);
     return;
@@ -1213,7 +1283,11 @@ static void infer_node(Infer *in, Node *n) {
     infer_if(in, n);
     return;
   }
-  if (is_struct(n, "aten::__not__") || is_struct(n, "aten::__contains__") || is_struct(n, "aten::list")) {
+  if (is_struct(n, "aten::__not__") || is_struct(n, "aten::__contains__") || is_struct(n, "aten::list") ||
+      is_struct(n, "prim::is_cuda") || is_struct(n, "prim::is_nested") || is_struct(n, "aten::__range_length") ||
+      is_struct(n, "aten::is_autocast_enabled") || is_struct(n, "aten::find") || is_struct(n, "aten::is_grad_enabled") ||
+      is_struct(n, "prim::requires_grad") ||
+      is_struct(n, "aten::__derive_index")) {
     fold_script_op(in, n);
     return;
   }
@@ -1231,6 +1305,8 @@ static void infer_block(Infer *in, Block *b) {
     Node *prev = n->prev;
     infer_node(in, n);
     /* a prim::If that was inlined put its block's nodes before `next`: visit them too */
+    /* a node's kernel arguments are scratch; dynamic graphs keep example values (ex[]) there */
+    if (in->g->ndims == 0) arena_release(in->scratch, m);
     if (!n->owner && prev != NULL && prev->next != next) next = prev->next;
     else if (!n->owner && prev == NULL && b->first != next) next = b->first;
   }

@@ -28,6 +28,18 @@ static const OpDef rows[] = {
     OPDEF_STRUCT("aten::list", EFF_PURE, 1, 1, "(T[] l) -> T[]", "a copy of list l (folded when constant)"),
     OPDEF_STRUCT("aten::format", EFF_PURE, 1, -1, "(str self, ...) -> str",
                  "str.format, for the messages of exceptions (no kernel)"),
+    OPDEF_STRUCT("prim::is_cuda", EFF_PURE, 1, 1, "(Tensor a) -> bool", "false: tensors are on the CPU"),
+    OPDEF_STRUCT("prim::is_nested", EFF_PURE, 1, 1, "(Tensor a) -> bool", "false: no nested tensors"),
+    OPDEF_STRUCT("aten::__range_length", EFF_PURE, 3, 3, "(int lo, int hi, int step) -> int",
+                 "len(range(lo, hi, step)) (folded when constant)"),
+    OPDEF_STRUCT("aten::__derive_index", EFF_PURE, 3, 3, "(int index, int start, int step) -> int",
+                 "start + index * step (folded when constant)"),
+    OPDEF_STRUCT("aten::is_autocast_enabled", EFF_PURE, 0, 0, "() -> bool", "false: no autocast"),
+    OPDEF_STRUCT("aten::is_grad_enabled", EFF_PURE, 0, 0, "() -> bool", "false: inference, as under torch.no_grad()"),
+    OPDEF_STRUCT("prim::requires_grad", EFF_PURE, 1, 1, "(Tensor a) -> bool", "false: inference"),
+    OPDEF_STRUCT("aten::str", EFF_PURE, 1, 1, "(t elem) -> str", "str(elem), for the messages of exceptions (no kernel)"),
+    OPDEF_STRUCT("aten::find", EFF_PURE, 2, 4, "(str self, str substr, int start=0, int end=-1) -> int",
+                 "str.find (folded when constant)"),
     OPDEF_STRUCT("prim::Uninitialized", EFF_PURE, 0, 0, "() -> T", "a placeholder on paths that raise"),
     OPDEF_STRUCT("prim::unchecked_cast", EFF_PURE, 1, 1, "(T x) -> U", "refines the static type of x"),
     OPDEF_STRUCT("aten::__is__", EFF_PURE, 2, 2, "(T a, U b) -> bool", "identity comparison (None checks)"),
@@ -55,6 +67,6 @@ static const OpDef rows[] = {
     OPDEF_STRUCT("mc::write_back", EFF_WRITE, 2, 2, "(Tensor(a!) input, Tensor value) -> ()",
                  "stores the final value of a mutated graph input into the caller's buffer"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 36, "prim op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 45, "prim op table size");
 
 const OpFamily ops_family_prim = {"prim", rows, (int)(sizeof rows / sizeof rows[0])};

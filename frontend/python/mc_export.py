@@ -89,6 +89,22 @@ def _tensor_bytes(torch, t):
     return arr.astype(arr.dtype.newbyteorder("<"), copy=False).tobytes()
 
 
+def _type_str(ty):
+    """The type as TorchScript prints it, a NamedTuple (torch.sort's, torch.max's results)
+    written as the plain tuple it is in the graph."""
+    s = ty.str()
+    if "NamedTuple(" not in s:
+        return s
+    k = ty.kind()
+    if k == "TupleType":
+        return "(" + ", ".join(_type_str(e) for e in ty.elements()) + ")"
+    if k == "ListType":
+        return _type_str(ty.getElementType()) + "[]"
+    if k == "OptionalType":
+        return _type_str(ty.getElementType()) + "?"
+    return s
+
+
 def _float(x):
     x = float(x)
     if math.isnan(x):
@@ -161,7 +177,7 @@ class _Writer:
         """Appends nodes defining `name` as the constant `value`; tuples and lists that no
         attribute kind holds become prim::TupleConstruct / prim::ListConstruct of constants."""
         node = {"kind": "prim::Constant", "inputs": [],
-                "outputs": [{"name": name, "type": ty.str()}]}
+                "outputs": [{"name": name, "type": _type_str(ty)}]}
         a = self.scalar_attr(value, ty)
         if a is False and isinstance(value, list):
             lk = self._LIST_KINDS.get(ty.getElementType().kind())
@@ -189,7 +205,7 @@ class _Writer:
             opt = x is not None and ety.kind() == "OptionalType"
             self.constant(x, ety.getElementType() if opt else ety, n, source, out)
             names.append(n)
-        node = {"kind": kind, "inputs": names, "outputs": [{"name": name, "type": ty.str()}]}
+        node = {"kind": kind, "inputs": names, "outputs": [{"name": name, "type": _type_str(ty)}]}
         if source:
             node["source"] = source
         out.append(node)
@@ -227,7 +243,7 @@ class _Writer:
 
     def value(self, v):
         self.used.add(v.debugName())
-        return {"name": v.debugName(), "type": v.type().str()}
+        return {"name": v.debugName(), "type": _type_str(v.type())}
 
     def block(self, b):
         return {"inputs": [self.value(v) for v in b.inputs()],
@@ -309,7 +325,7 @@ def _collect_names(values, nodes, names):
 
 
 def _input_entry(torch, v, example):
-    d = {"name": v.debugName(), "type": v.type().str()}
+    d = {"name": v.debugName(), "type": _type_str(v.type())}
     if isinstance(example, torch.Tensor) and isinstance(v.type(), torch._C.TensorType):
         d["dtype"] = _dtype_name(torch, example.dtype)
         d["shape"] = list(example.shape)
@@ -537,7 +553,13 @@ def _script_graph(torch, module, example_inputs, method, info=None):
                 frozen = torch.jit.freeze(sm, optimize_numerics=False)
         except Exception as e:
             raise ExportError("torch.jit.freeze failed: %s" % (e,))
-        graph = frozen.graph.copy()
+        try:
+            graph = frozen.graph.copy()
+        except RuntimeError as e:
+            # an overloaded forward (nn.RNN/LSTM/GRU: tensor and PackedSequence) is compiled
+            # under other names; a scripted module without one forward cannot be exported
+            raise ExportError("torch.jit.script gave %s no single forward method (%s); export "
+                              "it with method='trace'" % (type(module).__name__, e))
     else:
         graph = sm.graph.copy()
     torch._C._jit_pass_inline(graph)

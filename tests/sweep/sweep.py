@@ -278,7 +278,7 @@ FNS = [
     ("cumsum", "x", "torch.cumsum(x, 1)", X), ("cumprod", "x", "torch.cumprod(x, 0)", X),
     ("cummax", "x", "torch.cummax(x, 1)", X), ("logcumsumexp", "x", "torch.logcumsumexp(x, 1)", X),
     ("median", "x", "torch.median(x, 1)", X), ("mode", "x", "torch.mode(x.round(), 1)", X),
-    ("sort", "x", "torch.sort(x, 1)", X), ("sort_desc_stable", "x", "torch.sort(x.round(), 0, descending=True, stable=True)", X),
+    ("sort", "x", "torch.sort(x, 1)", X), ("sort_desc_stable", "x", "torch.sort(x.round(), dim=0, descending=True, stable=True)", X),
     ("argsort", "x", "torch.argsort(x, 1)", X), ("topk", "x", "torch.topk(x, 2)", X),
     ("topk_smallest", "x", "torch.topk(x, 2, dim=0, largest=False)", X), ("kthvalue", "x", "torch.kthvalue(x, 2, 1)", X),
     ("cat", "x, y", "torch.cat([x, y], 1)", XY), ("stack", "x, y", "torch.stack([x, y], 0)", XY),
@@ -474,6 +474,10 @@ def run_case(kind, name, factory, input_fns, method, scratch, timeout=120):
         p = os.path.join(d, "in_%d.npy" % i)
         np.save(p, x.contiguous().numpy())
         files.append(p)
+    import json
+    for e in json.load(open(path))["graph"]["inputs"]:  # module state: the exporter's values
+        if "state" in e:
+            files.append(mc_export.state_path(path, e["name"]))
     od = os.path.join(d, "out")
     for fn in os.listdir(od) if os.path.isdir(od) else []:
         os.unlink(os.path.join(od, fn))

@@ -22,6 +22,8 @@ sh tests/runtime/sanitizers.sh
 BUILD="${BUILD:-build}" sh tests/runtime/threads.sh
 BUILD="${BUILD:-build}" sh tests/kernels/native.sh
 sh tests/build/run.sh
+# only the kernels a model uses go into its model.c (compiler/emit/kernel_lib.c)
+MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/shake/run.py
 # other targets (cross compilers + qemu-user): not repeated under the sanitizers
 [ -n "${SAN:-}" ] || MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/cross/run.py
 [ -n "${SAN:-}" ] || MC="${MC:-build/mc}" BUILD="${BUILD:-build}" PYTHON="$PYTHON" sh tests/baremetal/run.sh

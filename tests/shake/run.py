@@ -1,7 +1,7 @@
 """The tree-shaken kernel library (compiler/emit/kernel_lib.c): a model of linear + relu gets a
 model.c well below the whole library's size (the ratio measured against MC_ALL_KERNELS=1 output
 of the same model), and that model.c compiles with gcc and clang, C99 and C11, -Wall -Wextra
--Werror (unused kernels must not warn), and with -DMC_NO_MALLOC -DMC_NO_THREADS.
+-Werror (unused kernels must not warn), with -DMC_NO_MALLOC -DMC_NO_THREADS, and with tcc.
 
 Run with /usr/bin/python3; environment: MC (path to mc), BUILD (build directory)."""
 import os
@@ -61,6 +61,14 @@ def main():
                     print("FAIL:", " ".join(cmd))
                     print(r.stderr[-3000:])
                     fails += 1
+    if shutil.which("tcc"):  # mc run compiles with libtcc
+        for flags in ([], ["-DMC_NO_MALLOC", "-DMC_NO_THREADS"]):
+            cmd = ["tcc", *flags, *inc, "-c", shaken, "-o", os.devnull]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode:
+                print("FAIL:", " ".join(cmd))
+                print(r.stderr[-3000:])
+                fails += 1
     print("shake: ok" if not fails else f"shake: {fails} failure(s)")
     return 1 if fails else 0
 

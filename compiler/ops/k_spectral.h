@@ -3,8 +3,10 @@
  * result (return_complex=False or None), and the window factories (hann, hamming, blackman,
  * bartlett). Prefix: kspec_.
  *
- * Semantics are PyTorch 1.13's on CPU. mc has no complex dtype, so return_complex=True is
- * refused here (the frontend refuses a value typed ComplexFloat before that). stft's input is
+ * Semantics are PyTorch 1.13's on CPU. mc has no complex dtype: with return_complex=True the
+ * result is written as the same real [..., 2] pairs, and aten::view_as_real of it is that
+ * tensor (kspec_view_as_real); ops_spectral.c's check refuses every other use of the complex
+ * value. (A graph dump typed ComplexFloat is refused by the text frontend.) stft's input is
  * 1-D [L] or 2-D [B, L] float32/float64, the window (optional, 1-D of win_length elements,
  * zero-padded on both sides to n_fft) promotes with it; frames start every hop_length samples,
  * n_frames = 1 + (L' - n_fft) / hop_length (L' the length after centre padding by n_fft / 2 on
@@ -100,10 +102,7 @@ static inline int kspec_stft(mck_ctx *c, mck_arg *out, int nout, const mck_arg *
     return -1;
   if (normalized == -1) normalized = 0;
   if (onesided == -1) onesided = 1;
-  if (rc == 1)
-    return mck_fail(c, "%s: return_complex=True is not supported (mc has no complex dtype): "
-                    "use return_complex=False, whose [..., 2] result is what view_as_real gives",
-                    op);
+  (void)rc; /* True: the same [..., 2] pairs; ops_spectral_check allows only view_as_real on it */
   if (x->dtype != MCK_F32 && x->dtype != MCK_F64)
     return mck_fail(c, "%s: input of dtype %s is not supported (float32 and float64 are)", op,
                     mck_dtype_name(x->dtype));
@@ -178,6 +177,52 @@ static inline int kspec_stft(mck_ctx *c, mck_arg *out, int nout, const mck_arg *
         mck_setf(o, oo, re * scale);
         mck_setf(o, oo + 1, im * scale);
       }
+    }
+  }
+  return 0;
+}
+
+/* view_as_real(Tensor(a) self): the input is the complex result of a row that writes it as
+ * real [..., 2] pairs (aten::stft with return_complex=True; ops_spectral_check refuses any other
+ * producer or use), so this is that tensor itself. */
+static inline int kspec_view_as_real(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
+                                     int nin) {
+  if (nin < 1 || in[0].kind != MCK_TENSOR || nout < 1 || out[0].kind != MCK_TENSOR)
+    return mck_fail(c, "aten::view_as_real: expects a tensor");
+  const mck_tensor *t = in[0].u.t;
+  if (t->ndim < 1 || t->shape[t->ndim - 1] != 2 || (t->dtype != MCK_F32 && t->dtype != MCK_F64))
+    return mck_fail(c, "aten::view_as_real is only supported on a complex result written as "
+                    "[..., 2] pairs (torch.stft with return_complex=True)");
+  *out[0].u.t = *t;
+  return 0;
+}
+
+/* mc::complex_abs(Tensor self): |z| of complex values written as real [..., 2] pairs: the
+ * aten::abs of stft(return_complex=True) (ops_spectral.c rewrites it to this row); [...] of
+ * hypot(re, im) in the input's dtype (PyTorch's std::abs of a complex is hypot too). */
+static inline int kspec_complex_abs(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
+                                    int nin) {
+  const char *op = "aten::abs";
+  if (nin < 1 || in[0].kind != MCK_TENSOR || nout < 1 || out[0].kind != MCK_TENSOR)
+    return mck_fail(c, "%s: expects a tensor", op);
+  const mck_tensor *t = in[0].u.t;
+  if (t->ndim < 1 || t->shape[t->ndim - 1] != 2 || (t->dtype != MCK_F32 && t->dtype != MCK_F64))
+    return mck_fail(c, "%s: a complex value must be float32/float64 [..., 2] pairs", op);
+  int on = t->ndim - 1;
+  if (mck_out(c, out[0].u.t, t->dtype, on, t->shape)) return -1;
+  if (c->meta) return 0;
+  mck_tensor *o = out[0].u.t;
+  int64_t n = mck_numel(o), idx[MCK_MAX_DIMS] = {0};
+  for (int64_t e = 0; e < n; e++) {
+    int64_t off = t->offset;
+    for (int d = 0; d < on; d++) off += idx[d] * t->stride[d];
+    double re = mck_getf(t, off), im = mck_getf(t, off + t->stride[on]);
+    double v = hypot(re, im);
+    if (t->dtype == MCK_F32) v = (double)hypotf((float)re, (float)im);
+    mck_setf(o, o->offset + e, v);
+    for (int d = on - 1; d >= 0; d--) {
+      if (++idx[d] < t->shape[d]) break;
+      idx[d] = 0;
     }
   }
   return 0;

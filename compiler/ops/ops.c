@@ -431,4 +431,7 @@ static int resolve_block(Block *b, Diag *d) {
   return errs;
 }
 
-int ops_resolve(Graph *g, Diag *d) { return resolve_block(g->top, d); }
+int ops_resolve(Graph *g, Diag *d) {
+  int errs = resolve_block(g->top, d);
+  return errs ? errs : ops_spectral_check(g, d);
+}

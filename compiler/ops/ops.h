@@ -98,6 +98,10 @@ const OpDef *ops_at(int i);                         /* sorted by name */
 /* Resolves every node's `op` (recursively). Reports unknown ops (with the PyTorch location as a
  * note) and arity errors; returns the error count. */
 int ops_resolve(Graph *g, Diag *d);
+/* The spectral family's check (ops_spectral.c), run by ops_resolve: a complex value (stft with
+ * return_complex=True) is used only by aten::view_as_real, and aten::abs of it becomes
+ * mc::complex_abs. Returns the error count. */
+int ops_spectral_check(Graph *g, Diag *d);
 /* Whether the schema declares input i as a plain `Tensor` (kernels take it as a tensor
  * without checking; a scalar there is a type error to report first). */
 bool ops_param_is_tensor(const OpDef *op, int i);

@@ -1,6 +1,9 @@
 /* ops_spectral.c — the spectral family's rows: the short-time Fourier transform (its real
- * [..., 2] result: mc has no complex dtype) and the window factories. Kernels in
- * k_spectral.h. */
+ * [..., 2] result: mc has no complex dtype), view_as_real and abs of its complex result, and
+ * the window factories. Kernels in k_spectral.h. ops_spectral_check (run by ops_resolve) keeps
+ * the one complex value mc has, the result of stft(return_complex=True) written as real
+ * [..., 2] pairs, to its supported uses: view_as_real, and abs, which it rewrites to
+ * mc::complex_abs (the magnitude of the pairs). */
 #include "ops.h"
 
 #include "k_spectral.h"
@@ -21,7 +24,15 @@ static const OpDef rows[] = {
          "bool normalized=False, bool? onesided=None, bool? return_complex=None) -> Tensor",
          "short-time DFT of [L] or [B, L] frames (window zero-padded to n_fft, centre padding "
          "reflect/constant/replicate/circular) as real [B?, freq, frames, 2]; "
-         "return_complex=True is refused"),
+         "return_complex=True gives the same pairs (only view_as_real and abs may use it)"),
+    OPDEF("aten::view_as_real", kspec_view_as_real, EFF_VIEW, 0, NULL, 1, 1, 0,
+          "(Tensor(a) self) -> Tensor(a)",
+          "the complex result of stft(return_complex=True) as real [..., 2] (the same tensor: "
+          "mc writes complex results as pairs); no other complex value is supported"),
+    OPDEF("mc::complex_abs", kspec_complex_abs, EFF_PURE, 0, NULL, 1, 1, 0,
+          "(Tensor self) -> Tensor",
+          "hypot(self[..., 0], self[..., 1]): abs of stft(return_complex=True) (what "
+          "aten::abs of that complex value becomes)"),
     PURE("hann_window", kspec_hann_window, 5, 6, OPF_ALLOC_LIKE,
          "(int window_length, " WINDOW_KW " | (int window_length, bool periodic, " WINDOW_KW,
          "0.5 - 0.5 cos(2 pi i / (N - 1)); periodic (default) uses N + 1 and drops the last"),
@@ -37,6 +48,50 @@ static const OpDef rows[] = {
          "(int window_length, " WINDOW_KW " | (int window_length, bool periodic, " WINDOW_KW,
          "triangle 2 i / (N - 1), mirrored past the middle"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 5, "spectral op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 7, "spectral op table size");
 
 const OpFamily ops_family_spectral = {"spectral", rows, (int)(sizeof rows / sizeof rows[0])};
+
+/* The complex-producing nodes: stft whose return_complex is not a constant False / None. */
+static bool spectral_complex_value(const Value *v) {
+  const Node *n = v ? v->def : NULL;
+  if (!n || !ir_node_is(n, "aten::stft") || v->index != 0) return false;
+  int k = n->ninputs == 10 ? 9 : n->ninputs == 8 ? 7 : -1;
+  if (k < 0) return false;
+  int64_t rc;
+  if (ir_constant_is_none(n->inputs[k])) return false;
+  return !ir_constant_int(n->inputs[k], &rc) || rc != 0;
+}
+
+static int spectral_check_block(Block *b, Diag *d) {
+  int errs = 0;
+  for (Node *n = b->first; n; n = n->next) {
+    if (ir_node_is(n, "aten::abs") && n->ninputs == 1 && spectral_complex_value(n->inputs[0])) {
+      /* |z| of the pairs: the fused real row */
+      n->kind = "mc::complex_abs";
+      n->op = ops_lookup(n->kind);
+      continue;
+    }
+    for (int i = 0; i < n->ninputs; i++) {
+      if (!spectral_complex_value(n->inputs[i])) continue;
+      if (ir_node_is(n, "aten::view_as_real") && i == 0) continue;
+      diag_error(d, n->loc, "'%s' of the complex result of aten::stft (return_complex=True) is "
+                 "not supported: mc has no complex dtype; only aten::view_as_real and aten::abs "
+                 "of it are (torch.view_as_real(torch.stft(...)), or return_complex=False)", n->kind);
+      if (n->py_loc) diag_note(d, n->loc, "from PyTorch code at %s", n->py_loc);
+      errs++;
+      break;
+    }
+    for (int k = 0; k < n->nblocks; k++) errs += spectral_check_block(n->blocks[k], d);
+  }
+  for (int i = 0; i < b->nrets; i++) {
+    if (!spectral_complex_value(b->rets[i])) continue;
+    diag_error(d, b->rets[i]->def->loc, "the complex result of aten::stft (return_complex=True) "
+               "is returned: mc has no complex dtype; only aten::view_as_real and aten::abs of it "
+               "are supported");
+    errs++;
+  }
+  return errs;
+}
+
+int ops_spectral_check(Graph *g, Diag *d) { return spectral_check_block(g->top, d); }

@@ -38,6 +38,16 @@ class Frames(nn.Module):
         return torch.stft(x, 20, center=False, return_complex=False)
 
 
+class ComplexSpec(nn.Module):
+    """return_complex=True consumed as PyTorch models do: view_as_real -> power, and .abs()
+    (magnitude spectrogram). mc writes the complex result as [..., 2] pairs; the graph dump's
+    ComplexFloat types are refused by the text frontend, so this goes through mc_export."""
+
+    def forward(self, x):
+        s = torch.stft(x, 32, 8, window=torch.hann_window(32), return_complex=True)
+        return torch.view_as_real(s).pow(2).sum(-1), s.abs(), torch.view_as_real(s)
+
+
 def sig(*s, dt=torch.float32):
     return lambda: [torch.randn(*s, dtype=dt)]
 
@@ -45,6 +55,8 @@ def sig(*s, dt=torch.float32):
 CASES = [
     dict(name="spectral_power_trace", module=PowerSpec, inputs=sig(400), rtol=1e-4, atol=1e-4),
     dict(name="spectral_mag_trace", module=MagSpec, inputs=sig(3, 200), format="json",
+         rtol=1e-4, atol=1e-4),
+    dict(name="spectral_complex_trace", module=ComplexSpec, inputs=sig(2, 300), format="json",
          rtol=1e-4, atol=1e-4),
     dict(name="spectral_frames_trace", module=Frames, inputs=sig(2, 150, dt=torch.float64)),
 ]

@@ -1,6 +1,8 @@
 """cases_spectral.py — kernel cases of the spectral family (k_spectral.h): aten::stft in both
 overloads (with and without `center, pad_mode`) as its real [..., 2] result
-(return_complex=False, and None, which PyTorch 1.13 treats the same for real input), over
+(return_complex=False, and None, which PyTorch 1.13 treats the same for real input; and
+return_complex=True, compared with PyTorch's view_as_real of its complex result), mc's
+complex_abs of those pairs against PyTorch's abs of the complex result, view_as_real, over
 n_fft / hop_length / win_length / window / center / pad_mode (reflect, constant, replicate,
 circular) / normalized / onesided, 1-D and batched 2-D input, strided input, float32 and float64
 (and a float64 window promoting a float32 input); the window factories (hann, hamming with its
@@ -56,6 +58,24 @@ def cases(w):
         stft(w, [big[:, ::2], 32, 8, None, torch.hann_window(32, dtype=dt), True, "reflect",
                  False, None, False], dt, 32)
         stft(w, [big.t().contiguous().t(), 16, 4, None, None, False, None, False], dt, 16)
+    # return_complex=True: the same pairs (PyTorch's result through view_as_real); its abs
+    # (mc::complex_abs, what aten::abs of it becomes) against PyTorch's abs of the complex
+    # result; view_as_real of the pairs is the pairs themselves (a view of its input)
+    for dt in (F32, F64):
+        x = torch.randn(2, 120, generator=g, dtype=dt)
+        win = torch.hann_window(16, dtype=dt)
+        for args in ([x, 16, 4, None, win, False, None, True],
+                     [x[0], 16, 4, None, win, True, "reflect", True, None, True],
+                     [x, 16, 5, 10, None, True, "constant", False, False, True]):
+            z = A.stft(*args)
+            w.case("aten::stft", args, torch.view_as_real(z), tol=tol(dt, 16))
+            r = torch.view_as_real(z).clone()
+            w.case("mc::complex_abs", [r], z.abs(), tol=tol(dt, 16))
+            w.case("mc::complex_abs", [r.transpose(0, 1)], z.transpose(0, 1).abs(), tol=tol(dt, 16))
+            w.case("aten::view_as_real", [r], lambda t: t, tol=0)
+    w.error("mc::complex_abs", [torch.randn(3, 4)], check=lambda t: torch.view_as_complex(t))
+    w.error("aten::view_as_real", [torch.randn(3, 4)])
+
     # a float64 window promotes a float32 input
     x = torch.randn(100, generator=g)
     stft(w, [x, 16, 4, None, torch.hann_window(16, dtype=F64), False, None, False], F32, 16)

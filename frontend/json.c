@@ -40,6 +40,14 @@ typedef struct JsonCtx {
   JsonLoc *locs;    /* open-addressing table keyed by item pointer; malloc'd */
   size_t loc_cap;
   bool locs_ok;
+  /* Large documents: the top block's "nodes" array is parsed one element at a time (the text
+   * between nodes_lb and nodes_rb is left out of the tree), so the whole document never exists
+   * as a cJSON tree. The element being read has its own location table (elocs). */
+  size_t nodes_lb, nodes_rb; /* offsets of its '[' and ']'; streamed when nodes_rb > 0 */
+  const cJSON *stream_arr;   /* the (empty) "nodes" array item of the tree */
+  int stream_idx;            /* index of the element being read */
+  JsonLoc *elocs;
+  size_t eloc_cap;
   size_t cur_off;   /* line cache for json_offset_loc */
   int cur_line, cur_col;
   const unsigned char *wdata; /* the weights file, NULL when the JSON names none */
@@ -63,6 +71,11 @@ static void json_loc_put(JsonCtx *c, const cJSON *it, const cJSON *parent, size_
 
 static const JsonLoc *json_loc_get(const JsonCtx *c, const cJSON *it) {
   if (!c->locs_ok || !it) return NULL;
+  if (c->eloc_cap) {
+    size_t i = json_loc_hash(it, c->eloc_cap);
+    for (; c->elocs[i].item; i = (i + 1) & (c->eloc_cap - 1))
+      if (c->elocs[i].item == it) return &c->elocs[i];
+  }
   size_t i = json_loc_hash(it, c->loc_cap);
   while (c->locs[i].item) {
     if (c->locs[i].item == it) return &c->locs[i];
@@ -177,7 +190,9 @@ static void json_item_path(const JsonCtx *c, const cJSON *it, char *buf, size_t 
       w = snprintf(buf + used, cap - used, "/%s", chain[k]->string ? chain[k]->string : "");
     } else {
       int idx = 0;
-      for (const cJSON *s = l->parent->child; s && s != chain[k]; s = s->next) idx++;
+      if (l->parent == c->stream_arr) idx = c->stream_idx;
+      else
+        for (const cJSON *s = l->parent->child; s && s != chain[k]; s = s->next) idx++;
       w = snprintf(buf + used, cap - used, "/%d", idx);
     }
     if (w < 0) break;
@@ -782,6 +797,21 @@ static bool json_constant_type(JsonCtx *c, const cJSON *it, Node *n, Type **ty) 
   return true;
 }
 
+/* A node output's tensor type t, parsed since mark tm, as the graph's shared copy (one Type
+ * per distinct tensor type); the parsed one is taken back. Node output types are never
+ * changed in place (passes give a value a new type). */
+static Type *json_output_type(JsonCtx *c, Type *t, ArenaMark tm) {
+  char dev[32];
+  if (t->kind != TY_TENSOR || t->elem || t->elems || t->nelems || t->name ||
+      (t->device && strlen(t->device) >= sizeof dev))
+    return t;
+  Type cp = *t;
+  if (cp.device) strcpy(dev, cp.device);
+  arena_release(c->a, tm);
+  cp.device = !cp.device ? NULL : strcmp(dev, "cpu") == 0 ? "cpu" : arena_strdup(c->a, dev);
+  return ir_type_shared(c->g, &cp);
+}
+
 static bool json_node(JsonCtx *c, Block *b, const cJSON *obj) {
   if (!json_want(c, obj, cJSON_IsObject(obj), "a node object")) return false;
   const char *kind = json_string(c, obj, "kind", true);
@@ -829,8 +859,10 @@ static bool json_node(JsonCtx *c, Block *b, const cJSON *obj) {
   for (const cJSON *e = outs->child; e; e = e->next) {
     const char *name;
     Type *ty;
+    ArenaMark tm = arena_mark(c->a);
     if (!json_def(c, e, &name, &ty)) return false;
     if (is_const && !json_constant_type(c, e, n, &ty)) return false;
+    if (!is_const) ty = json_output_type(c, ty, tm);
     ir_node_add_output(n, ty, name)->loc = json_item_loc(c, e);
   }
   return true;
@@ -999,6 +1031,57 @@ static bool json_weights(JsonCtx *c, const cJSON *root) {
   return true;
 }
 
+/* The elements of the top block's "nodes" array, read from the text one at a time (arr is the
+ * tree's empty stand-in for the array). The text is valid JSON (checked before). */
+static bool json_nodes_streamed(JsonCtx *c, Block *b, const cJSON *arr) {
+  if (!json_want(c, arr, cJSON_IsArray(arr), "an array of nodes")) return false;
+  const char *p = c->text + c->nodes_lb + 1, *e = c->text + c->nodes_rb;
+  c->stream_arr = arr;
+  bool ok = true;
+  for (c->stream_idx = 0; ok; c->stream_idx++) {
+    p = json_skip_ws(p, e);
+    if (p < e && *p == ',') p = json_skip_ws(p + 1, e);
+    if (p >= e) break;
+    const char *end = NULL;
+    cJSON *it = cJSON_ParseWithLengthOpts(p, (size_t)(e - p), &end, 0);
+    if (!it || !end || end <= p) { /* cannot happen: the text was checked */
+      cJSON_Delete(it);
+      diag_error(c->d, json_offset_loc(c, (size_t)(p - c->text)), "invalid JSON: cannot read this node");
+      ok = false;
+      break;
+    }
+    size_t n = json_count_items(it), cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    if (cap > c->eloc_cap) {
+      free(c->elocs);
+      c->elocs = malloc(cap * sizeof *c->elocs);
+      if (!c->elocs) {
+        fputs("mc: out of memory\n", stderr);
+        abort();
+      }
+    }
+    c->eloc_cap = cap;
+    memset(c->elocs, 0, cap * sizeof *c->elocs);
+    /* json_loc_put writes into the element's table while it is swapped in */
+    JsonLoc *tl = c->locs;
+    size_t tc = c->loc_cap;
+    c->locs = c->elocs;
+    c->loc_cap = cap;
+    bool walked = json_loc_walk(c, it, arr, p, end) != NULL;
+    c->locs = tl;
+    c->loc_cap = tc;
+    if (!walked) memset(c->elocs, 0, cap * sizeof *c->elocs);
+    ok = json_node(c, b, it);
+    cJSON_Delete(it);
+    p = end;
+  }
+  free(c->elocs);
+  c->elocs = NULL;
+  c->eloc_cap = 0;
+  c->stream_arr = NULL;
+  return ok;
+}
+
 static bool json_build(JsonCtx *c, const cJSON *root) {
   if (!json_want(c, root, cJSON_IsObject(root), "a top-level object")) return false;
   const char *fmt = json_string(c, root, "format", true);
@@ -1021,7 +1104,7 @@ static bool json_build(JsonCtx *c, const cJSON *root) {
   Block *top = c->g->top;
   c->g->has_self = top->nparams > 0 && top->params[0]->type->kind == TY_CLASS;
   const cJSON *nodes = json_member(c, g, "nodes", true);
-  if (!nodes || !json_nodes(c, top, nodes)) return false;
+  if (!nodes || !(c->nodes_rb ? json_nodes_streamed(c, top, nodes) : json_nodes(c, top, nodes))) return false;
   const cJSON *outs = json_member(c, g, "outputs", true);
   if (!outs || !json_want(c, outs, cJSON_IsArray(outs), "an array of value names")) return false;
   for (const cJSON *e = outs->child; e; e = e->next) {
@@ -1222,6 +1305,96 @@ static size_t json_strict(const char *s, size_t len, const char **why) {
 #undef JS_FAIL
 }
 
+/* Documents from this size on have their top "nodes" array streamed (JsonCtx.nodes_rb); the
+ * tests build mc with -DJSON_STREAM_MIN=0 too, to run every document through it. */
+#ifndef JSON_STREAM_MIN
+#define JSON_STREAM_MIN ((size_t)1 << 20)
+#endif
+
+/* Past the JSON value at p (valid JSON), or NULL; *depth is set to its deepest nesting. */
+static const char *json_skip_value(const char *p, const char *e, int *depth) {
+  int d = 0, maxd = 0;
+  do {
+    p = json_skip_ws(p, e);
+    if (p >= e) return NULL;
+    if (*p == '"') {
+      p = json_skip_string(p, e);
+      if (!p) return NULL;
+    } else if (*p == '{' || *p == '[') {
+      if (++d > maxd) maxd = d;
+      p++;
+    } else if (*p == '}' || *p == ']') {
+      if (--d < 0) return NULL;
+      p++;
+    } else if (*p == ',' || *p == ':') {
+      p++;
+    } else { /* a number or a literal */
+      while (p < e && !strchr(",:]} \t\n\r", *p)) p++;
+    }
+  } while (d > 0);
+  *depth = maxd;
+  return p;
+}
+
+/* Offset of the member `key`'s value in the object at p (valid JSON), or NULL. */
+static const char *json_find_member(const char *p, const char *e, const char *key) {
+  p = json_skip_ws(p, e);
+  if (p >= e || *p != '{') return NULL;
+  size_t kl = strlen(key);
+  for (p++;;) {
+    p = json_skip_ws(p, e);
+    if (p < e && *p == ',') p = json_skip_ws(p + 1, e);
+    if (p >= e || *p != '"') return NULL;
+    const char *k = p + 1, *q = json_skip_string(p, e);
+    if (!q) return NULL;
+    bool hit = (size_t)(q - 1 - k) == kl && memcmp(k, key, kl) == 0;
+    p = json_skip_ws(q, e);
+    if (p >= e || *p != ':') return NULL;
+    p = json_skip_ws(p + 1, e);
+    if (hit) return p;
+    int depth;
+    p = json_skip_value(p, e, &depth);
+    if (!p) return NULL;
+  }
+}
+
+/* The tree of a large document without the elements of graph.nodes (they are read one by one
+ * by json_nodes_streamed), its item locations recorded; NULL when the document is not valid
+ * JSON or has no such array: then it is read whole, as smaller ones are. */
+static cJSON *json_stream_root(JsonCtx *c, size_t start) {
+  const char *text = c->text, *e = text + c->len, *why = NULL;
+  size_t len = c->len;
+  if (start + json_strict(text + start, len - start, &why) < len || why) return NULL;
+  int depth = 0;
+  if (!json_skip_value(text + start, e, &depth) || depth > 900) return NULL; /* cJSON's limit: 1000 */
+  const char *gv = json_find_member(text + start, e, "graph");
+  const char *nv = gv ? json_find_member(gv, e, "nodes") : NULL;
+  if (!nv || *nv != '[') return NULL;
+  const char *ne = json_skip_value(nv, e, &depth);
+  if (!ne) return NULL;
+  size_t lb = (size_t)(nv - text), rb = (size_t)(ne - 1 - text), sl = lb + 1 + (len - rb);
+  char *skel = malloc(sl + 1);
+  if (!skel) return NULL;
+  memcpy(skel, text, lb + 1);
+  memcpy(skel + lb + 1, text + rb, len - rb);
+  skel[sl] = '\0';
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithLengthOpts(skel + start, sl - start + 1, &end, 1);
+  if (root) {
+    c->text = skel;
+    c->len = sl;
+    json_locs_build(c, root, skel + start);
+    c->text = text;
+    c->len = len;
+    for (size_t i = 0; c->locs && i < c->loc_cap; i++)
+      if (c->locs[i].item && c->locs[i].off > lb) c->locs[i].off += rb - lb - 1;
+    c->nodes_lb = lb;
+    c->nodes_rb = rb;
+  }
+  free(skel);
+  return root;
+}
+
 static Graph *json_parse_owned(Graph *g, const char *text, size_t len, Diag *d,
                                const char ***deps_out, int *ndeps_out) {
   JsonCtx c = {.d = d, .g = g, .a = g->arena, .path = g->path, .text = text, .len = len};
@@ -1235,8 +1408,18 @@ static Graph *json_parse_owned(Graph *g, const char *text, size_t len, Diag *d,
   /* cJSON takes a NUL inside a string for its end and accepts any bytes in strings: JSON text
    * is UTF-8 without NUL bytes, so check that first. */
   size_t bad = json_bad_byte(text, len);
-  cJSON *root = bad < len ? NULL : cJSON_ParseWithLengthOpts(text + start, len - start + 1, &end, 1);
-  if (bad < len) {
+  cJSON *root = bad < len || len + 1 <= JSON_STREAM_MIN ? NULL : json_stream_root(&c, start);
+  if (root) {
+    ok = json_build(&c, root);
+  } else if (bad >= len) {
+    free(c.locs);
+    c.locs = NULL;
+    c.locs_ok = false;
+    root = cJSON_ParseWithLengthOpts(text + start, len - start + 1, &end, 1);
+  }
+  if (c.nodes_rb) {
+    /* streamed: read above */
+  } else if (bad < len) {
     diag_error(d, json_offset_loc(&c, bad), text[bad] ? "invalid JSON: invalid UTF-8 byte 0x%02x" : "invalid JSON: NUL byte",
                (unsigned char)text[bad]);
   } else if (!root) {

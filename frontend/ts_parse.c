@@ -1205,6 +1205,21 @@ static Node *ts_const_node(TsParser *P, Block *b, const Iv *v, const Type *ty, c
 
 /* ---- nodes and blocks ------------------------------------------------------------------- */
 
+/* A node output's tensor type t, parsed since mark tm, as the graph's shared copy (one Type
+ * per distinct tensor type: a long graph repeats a few); the parsed one is taken back. Node
+ * output types are never changed in place (passes give a value a new type). */
+static Type *ts_output_type(TsParser *P, Type *t, ArenaMark tm) {
+  char dev[32];
+  if (t->kind != TY_TENSOR || t->elem || t->elems || t->nelems || t->name ||
+      (t->device && strlen(t->device) >= sizeof dev))
+    return t;
+  Type c = *t;
+  if (t->device) strcpy(dev, t->device);
+  arena_release(P->a, tm);
+  c.device = !c.device ? NULL : strcmp(dev, "cpu") == 0 ? "cpu" : arena_strdup(P->a, dev);
+  return ir_type_shared(P->g, &c);
+}
+
 typedef struct TsAttrSrc {
   const char *name;
   Iv *v;
@@ -1310,7 +1325,8 @@ static void ts_node(TsParser *P, Block *b) {
       outs[nout].loc = ts_tok_loc(P, &P->tok);
       ts_advance(P);
       ts_expect(P, ':');
-      outs[nout].type = ts_type(P);
+      ArenaMark tm = arena_mark(P->a);
+      outs[nout].type = ts_output_type(P, ts_type(P), tm);
       nout++;
       if (!ts_accept(P, ',')) break;
     }
@@ -1405,12 +1421,9 @@ static void ts_graph(TsParser *P) {
                 g->top->params[0]->type->kind == TY_CLASS;
 }
 
-Graph *ts_parse_string(const char *path, const char *text, size_t len, Diag *d) {
-  if (!path) path = "<string>";
-  Graph *g = ir_graph_new(path);
+/* Parses text (len bytes and a NUL, in g's arena) into g; frees g on error. */
+static Graph *ts_parse_owned(Graph *g, const char *path, const char *copy, size_t len, Diag *d) {
   SrcFile *sf = arena_alloc(g->arena, sizeof *sf);
-  char *copy = arena_alloc(g->arena, len + 1);
-  if (len) memcpy(copy, text, len);
   sf->path = arena_strdup(g->arena, path);
   sf->text = copy;
   sf->len = len;
@@ -1439,13 +1452,21 @@ Graph *ts_parse_string(const char *path, const char *text, size_t len, Diag *d) 
   return NULL;
 }
 
+Graph *ts_parse_string(const char *path, const char *text, size_t len, Diag *d) {
+  if (!path) path = "<string>";
+  Graph *g = ir_graph_new(path);
+  char *copy = arena_alloc(g->arena, len + 1);
+  if (len) memcpy(copy, text, len);
+  return ts_parse_owned(g, path, copy, len, d);
+}
+
 Graph *ts_parse_file(const char *path, Diag *d) {
+  Graph *g = ir_graph_new(path);
   FileRead r;
-  if (!file_read_text(NULL, path, &r)) {
+  if (!file_read_text(g->arena, path, &r)) { /* read into the arena: the text is kept for diagnostics */
     diag_error(d, (SrcLoc){path, 0, 0}, "cannot read '%s': %s", path, r.why);
+    ir_graph_free(g);
     return NULL;
   }
-  Graph *g = ts_parse_string(path, (const char *)r.data, r.len, d);
-  free(r.data);
-  return g;
+  return ts_parse_owned(g, path, (const char *)r.data, r.len, d);
 }

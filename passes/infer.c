@@ -1303,7 +1303,10 @@ static void infer_block(Infer *in, Block *b) {
   for (Node *n = b->first, *next; n && in->errs == 0; n = next) {
     next = n->next;
     Node *prev = n->prev;
+    ArenaMark m = arena_mark(in->scratch);
     infer_node(in, n);
+    /* a node's kernel arguments are scratch; dynamic graphs keep example values (ex[]) there */
+    if (in->g->ndims == 0) arena_release(in->scratch, m);
     /* a prim::If that was inlined put its block's nodes before `next`: visit them too */
     if (!n->owner && prev != NULL && prev->next != next) next = prev->next;
     else if (!n->owner && prev == NULL && b->first != next) next = b->first;

@@ -86,3 +86,18 @@ char *arena_printf(Arena *a, const char *fmt, ...) {
 }
 
 size_t arena_bytes(const Arena *a) { return a->total; }
+
+ArenaMark arena_mark(const Arena *a) {
+  ArenaMark m = {a->head, a->head ? a->head->used : 0, a->total};
+  return m;
+}
+
+void arena_release(Arena *a, ArenaMark m) {
+  while (a->head && a->head != (Chunk *)m.chunk) {
+    Chunk *c = a->head;
+    a->head = c->next;
+    free(c);
+  }
+  if (a->head) a->head->used = m.used;
+  a->total = m.total;
+}

@@ -10,6 +10,8 @@ typedef struct NameSet {
   const char **keys;
   Value **vals;
   size_t cap, n;
+  const char **kinds; /* node kinds, each stored once in the arena (ir_node_new) */
+  size_t kcap, kn;
 } NameSet;
 
 static uint64_t hash_str(const char *s) {
@@ -44,6 +46,9 @@ static void names_put(Graph *g, const char *name, Value *v) {
       *s = ns->vals[i];
     }
     big.n = ns->n;
+    big.kinds = ns->kinds;
+    big.kcap = ns->kcap;
+    big.kn = ns->kn;
     free(ns->keys);
     free(ns->vals);
     *ns = big;
@@ -53,6 +58,35 @@ static void names_put(Graph *g, const char *name, Value *v) {
   if (!*k) ns->n++;
   *k = name;
   *s = v;
+}
+
+/* The graph's copy of node kind `kind` (one per distinct kind). */
+static const char *kind_intern(Graph *g, const char *kind) {
+  NameSet *ns = g->names;
+  if ((ns->kn + 1) * 2 > ns->kcap) {
+    size_t cap = ns->kcap ? ns->kcap * 2 : 64;
+    const char **nk = calloc(cap, sizeof *nk);
+    if (!nk) {
+      fputs("mc: out of memory\n", stderr);
+      abort();
+    }
+    for (size_t i = 0; i < ns->kcap; i++) {
+      if (!ns->kinds[i]) continue;
+      size_t j = hash_str(ns->kinds[i]) & (cap - 1);
+      while (nk[j]) j = (j + 1) & (cap - 1);
+      nk[j] = ns->kinds[i];
+    }
+    free(ns->kinds);
+    ns->kinds = nk;
+    ns->kcap = cap;
+  }
+  size_t i = hash_str(kind) & (ns->kcap - 1);
+  while (ns->kinds[i] && strcmp(ns->kinds[i], kind) != 0) i = (i + 1) & (ns->kcap - 1);
+  if (!ns->kinds[i]) {
+    ns->kinds[i] = arena_strdup(g->arena, kind);
+    ns->kn++;
+  }
+  return ns->kinds[i];
 }
 
 Value *ir_find_value(const Graph *g, const char *name) {
@@ -239,6 +273,7 @@ void ir_graph_free(Graph *g) {
   if (!g) return;
   free(g->names->keys);
   free(g->names->vals);
+  free(g->names->kinds);
   free(g->names);
   free(g->uses->cnt);
   free(g->uses);
@@ -313,7 +348,7 @@ void ir_block_add_ret(Block *b, Value *v) {
 Node *ir_node_new(Graph *g, const char *kind, Value **inputs, int nin, int nout, Type **types) {
   Node *n = arena_alloc(g->arena, sizeof *n);
   n->graph = g;
-  n->kind = arena_strdup(g->arena, kind);
+  n->kind = kind ? kind_intern(g, kind) : NULL;
   n->id = g->next_node_id++;
   n->loc = g->loc;
   n->loc.line = 0;

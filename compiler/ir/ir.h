@@ -35,6 +35,14 @@ char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 size_t arena_bytes(const Arena *a); /* total bytes handed out */
+/* A point in an arena's history: arena_release(a, m) takes back everything allocated after
+ * arena_mark returned m (scratch memory of one step of a pass); marks nest, innermost first. */
+typedef struct ArenaMark {
+  void *chunk;
+  size_t used, total;
+} ArenaMark;
+ArenaMark arena_mark(const Arena *a);
+void arena_release(Arena *a, ArenaMark m);
 
 /* ---- diag.c: GCC-style diagnostics pointing into the user's text ------------------------ */
 typedef struct SrcLoc {

@@ -31,11 +31,14 @@ typedef struct Vf {
   Diag *d;
   const char *when;
   int errors;
-  VfSlot *vals; /* Value* -> VF_* */
+  VfSlot *byid; /* slot per value id (ids below the graph's next_value_id): the common case */
+  size_t nbyid;
+  VfSlot *vals; /* Value* -> VF_*: values whose id is out of range or taken by another value */
   size_t cap, cnt;
   const Value **stack; /* live values, innermost block last */
   size_t nstack, capstack;
   const char **names; /* set of names seen */
+  size_t *nhash;      /* the hash of each entry of names */
   size_t ncap, ncnt;
   long budget; /* nodes left to visit before declaring a cycle */
   bool oom;
@@ -95,6 +98,15 @@ static bool vf_grow_vals(Vf *v) {
 }
 
 static VfSlot *vf_slot(Vf *v, const Value *x, bool insert) {
+  if (x->id >= 0 && (size_t)x->id < v->nbyid) {
+    VfSlot *s = &v->byid[x->id];
+    if (s->key == x) return s;
+    if (!s->key) {
+      if (!insert) return NULL;
+      s->key = x;
+      return s;
+    }
+  }
   if (insert && (v->cnt + 1) * 2 > v->cap && !vf_grow_vals(v)) {
     v->oom = true;
     return NULL;
@@ -119,27 +131,35 @@ static int vf_state(Vf *v, const Value *x) {
 static bool vf_name_add(Vf *v, const char *name) {
   if ((v->ncnt + 1) * 2 > v->ncap) {
     size_t ncap = v->ncap ? v->ncap * 2 : 1024;
+    while (ncap < 2 * (size_t)v->g->next_value_id + 2) ncap *= 2;
     const char **nt = calloc(ncap, sizeof *nt);
-    if (!nt) {
+    size_t *nh = calloc(ncap, sizeof *nh);
+    if (!nt || !nh) {
+      free(nt);
+      free(nh);
       v->oom = true;
       return true;
     }
     for (size_t i = 0; i < v->ncap; i++) {
       if (!v->names[i]) continue;
-      size_t j = vf_hash_str(v->names[i]) & (ncap - 1);
+      size_t j = v->nhash[i] & (ncap - 1);
       while (nt[j]) j = (j + 1) & (ncap - 1);
       nt[j] = v->names[i];
+      nh[j] = v->nhash[i];
     }
     free(v->names);
+    free(v->nhash);
     v->names = nt;
+    v->nhash = nh;
     v->ncap = ncap;
   }
-  size_t i = vf_hash_str(name) & (v->ncap - 1);
+  size_t h = vf_hash_str(name), i = h & (v->ncap - 1);
   while (v->names[i]) {
-    if (strcmp(v->names[i], name) == 0) return false;
+    if (v->nhash[i] == h && strcmp(v->names[i], name) == 0) return false;
     i = (i + 1) & (v->ncap - 1);
   }
   v->names[i] = name;
+  v->nhash[i] = h;
   v->ncnt++;
   return true;
 }
@@ -391,11 +411,12 @@ static void vf_node(Vf *v, const Node *n, int depth) {
     if (c->owner != n) vf_err(v, n->loc, "block%d of %s does not point back to it", i, kind);
     vf_block(v, c, n, depth + 1);
   }
-  vf_control(v, n);
+  bool prim = n->kind && strncmp(n->kind, "prim::", 6) == 0; /* the kinds checked below */
+  if (prim) vf_control(v, n);
   if (n->nblocks && n->kind && !ir_node_is(n, "prim::If") && !ir_node_is(n, "prim::Loop"))
     vf_model_err(v, n->loc, "%s has %d block%s, but only prim::If and prim::Loop take blocks", kind,
            n->nblocks, n->nblocks == 1 ? "" : "s");
-  if (n->kind && ir_node_is(n, "prim::Constant")) vf_constant(v, n);
+  if (prim && ir_node_is(n, "prim::Constant")) vf_constant(v, n);
   for (int i = 0; i < n->noutputs; i++) {
     const Value *x = n->outputs[i];
     if (!x) {
@@ -479,6 +500,11 @@ int ir_verify(const Graph *g, Diag *d, const char *when) {
     vf_err(&v, loc, "graph has no top block");
     return v.errors;
   }
+  if (g->next_value_id > 0) {
+    v.nbyid = (size_t)g->next_value_id;
+    v.byid = calloc(v.nbyid, sizeof *v.byid);
+    if (!v.byid) v.nbyid = 0; /* the hash table alone */
+  }
   if (g->top->owner) vf_err(&v, g->loc, "the top block has an owner node");
   vf_block(&v, g->top, NULL, 0);
   for (int i = 0; i < g->top->nparams; i++) vf_input_strides(&v, g->top->params[i]);
@@ -486,8 +512,10 @@ int ir_verify(const Graph *g, Diag *d, const char *when) {
                       g->top->params[0]->type->kind != TY_CLASS))
     vf_err(&v, g->loc, "has_self is set but the first input is not a module");
   if (v.oom) vf_err(&v, g->loc, "out of memory while verifying");
+  free(v.byid);
   free(v.vals);
   free(v.stack);
   free(v.names);
+  free(v.nhash);
   return v.errors;
 }

@@ -1,6 +1,7 @@
 /* k_spectral.h — kernels of the spectral family: the short-time Fourier transform
  * (aten::stft, with and without the `center, pad_mode` overload) giving its real [..., 2]
- * result (return_complex=False or None), and the window factories (hann, hamming, blackman,
+ * result, fft_rfft and fft_fft of a real input (as [..., 2] pairs), view_as_real and abs of
+ * those complex results, and the window factories (hann, hamming, blackman,
  * bartlett). Prefix: kspec_.
  *
  * Semantics are PyTorch 1.13's on CPU. mc has no complex dtype: with return_complex=True the
@@ -180,6 +181,94 @@ static inline int kspec_stft(mck_ctx *c, mck_arg *out, int nout, const mck_arg *
     }
   }
   return 0;
+}
+
+/* fft_rfft / fft_fft(Tensor self, int? n=None, int dim=-1, str? norm=None) of a real input:
+ * the DFT along dim of the input cut or zero-padded to n, as [..., 2] pairs appended after
+ * the last dim (dim keeps n / 2 + 1 bins for rfft, n for fft); norm "backward" (None) scales
+ * by 1, "ortho" by 1 / sqrt(n), "forward" by 1 / n. Integer and bool inputs give float32. */
+static inline int kspec_fft_real(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin,
+                                 int half) {
+  const char *op = half ? "aten::fft_rfft" : "aten::fft_fft";
+  if (nin < 1 || in[0].kind != MCK_TENSOR || nout < 1 || out[0].kind != MCK_TENSOR)
+    return mck_fail(c, "%s: expects a tensor", op);
+  const mck_tensor *x = in[0].u.t;
+  int64_t n, dim;
+  if (kspec_int(c, op, in, nin, 2, -1, "dim", &dim)) return -1;
+  if (x->ndim == 0) return mck_fail(c, "%s: expected a tensor of at least one dimension", op);
+  if (dim < -x->ndim || dim >= x->ndim)
+    return mck_fail(c, "%s: dimension %lld out of range for %d dims", op, (long long)dim, x->ndim);
+  int d = (int)(dim < 0 ? dim + x->ndim : dim);
+  if (kspec_int(c, op, in, nin, 1, x->shape[d], "n", &n)) return -1;
+  if (n < 1) return mck_fail(c, "%s: Invalid number of data points (%lld) specified", op,
+                             (long long)n);
+  if (n > ((int64_t)1 << 30)) return mck_fail(c, "%s: n too large", op);
+  double scale = 1.0;
+  if (nin > 3 && in[3].kind == MCK_STR) {
+    if (strcmp(in[3].u.s, "ortho") == 0) scale = 1.0 / sqrt((double)n);
+    else if (strcmp(in[3].u.s, "forward") == 0) scale = 1.0 / (double)n;
+    else if (strcmp(in[3].u.s, "backward") != 0)
+      return mck_fail(c, "%s: Invalid normalization mode: \"%s\"", op, in[3].u.s);
+  } else if (nin > 3 && in[3].kind != MCK_NONE) {
+    return mck_fail(c, "%s: norm must be a constant string", op);
+  }
+  int dt = x->dtype == MCK_F64 ? MCK_F64 : MCK_F32;
+  if (x->dtype == MCK_F16 || x->dtype == MCK_BF16)
+    return mck_fail(c, "%s: Unsupported dtype %s", op, mck_dtype_name(x->dtype));
+  if (x->ndim + 1 > MCK_MAX_DIMS) return mck_fail(c, "%s: too many dims", op);
+  int64_t nf = half ? n / 2 + 1 : n, os[MCK_MAX_DIMS];
+  for (int k = 0; k < x->ndim; k++) os[k] = x->shape[k];
+  os[d] = nf;
+  os[x->ndim] = 2;
+  if (!mck_shape_fits(x->ndim + 1, os, (int64_t)mck_dtype_size(dt)))
+    return mck_fail(c, "%s: output too large", op);
+  if (mck_out(c, out[0].u.t, dt, x->ndim + 1, os)) return -1;
+  if (c->meta) return 0;
+  mck_tensor *o = out[0].u.t;
+  int64_t len = x->shape[d], m = n < len ? n : len, outer = 1, inner = 1;
+  for (int k = 0; k < d; k++) outer *= x->shape[k];
+  for (int k = d + 1; k < x->ndim; k++) inner *= x->shape[k];
+  if (outer == 0 || inner == 0) return 0;
+  double step = -2.0 * KSPEC_PI / (double)n;
+  int64_t idx[MCK_MAX_DIMS];
+  for (int64_t a = 0; a < outer; a++) {
+    for (int64_t b = 0; b < inner; b++) {
+      /* the input's offset of (a, 0, b) */
+      int64_t base = x->offset, r = a;
+      for (int k = d - 1; k >= 0; k--) { idx[k] = r % x->shape[k]; r /= x->shape[k]; }
+      for (int k = 0; k < d; k++) base += idx[k] * x->stride[k];
+      r = b;
+      for (int k = x->ndim - 1; k > d; k--) { idx[k] = r % x->shape[k]; r /= x->shape[k]; }
+      for (int k = d + 1; k < x->ndim; k++) base += idx[k] * x->stride[k];
+      for (int64_t f = 0; f < nf; f++) {
+        double re = 0.0, im = 0.0, cr = 1.0, ci = 0.0;
+        double dr = cos(step * (double)f), di = sin(step * (double)f);
+        for (int64_t k = 0; k < m; k++) {
+          if ((k & 31) == 0) {
+            double ang = step * (double)((f * k) % n);
+            cr = cos(ang);
+            ci = sin(ang);
+          }
+          double v = mck_getf(x, base + k * x->stride[d]);
+          re += v * cr;
+          im += v * ci;
+          double nr = cr * dr - ci * di;
+          ci = cr * di + ci * dr;
+          cr = nr;
+        }
+        int64_t oo = o->offset + ((a * nf + f) * inner + b) * 2;
+        mck_setf(o, oo, re * scale);
+        mck_setf(o, oo + 1, im * scale);
+      }
+    }
+  }
+  return 0;
+}
+static inline int kspec_fft_rfft(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  return kspec_fft_real(c, out, nout, in, nin, 1);
+}
+static inline int kspec_fft_fft(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  return kspec_fft_real(c, out, nout, in, nin, 0);
 }
 
 /* view_as_real(Tensor(a) self): the input is the complex result of a row that writes it as

@@ -1,8 +1,8 @@
 /* ops_spectral.c — the spectral family's rows: the short-time Fourier transform (its real
  * [..., 2] result: mc has no complex dtype), view_as_real and abs of its complex result, and
- * the window factories. Kernels in k_spectral.h. ops_spectral_check (run by ops_resolve) keeps
- * the one complex value mc has, the result of stft(return_complex=True) written as real
- * [..., 2] pairs, to its supported uses: view_as_real, and abs, which it rewrites to
+ * fft_rfft / fft_fft of real input, and the window factories. Kernels in k_spectral.h.
+ * ops_spectral_check (run by ops_resolve) keeps the complex values mc has, the results of
+ * stft(return_complex=True), fft_rfft and fft_fft written as real [..., 2] pairs, to its supported uses: view_as_real, and abs, which it rewrites to
  * mc::complex_abs (the magnitude of the pairs). */
 #include "ops.h"
 
@@ -25,6 +25,14 @@ static const OpDef rows[] = {
          "short-time DFT of [L] or [B, L] frames (window zero-padded to n_fft, centre padding "
          "reflect/constant/replicate/circular) as real [B?, freq, frames, 2]; "
          "return_complex=True gives the same pairs (only view_as_real and abs may use it)"),
+    PURE("fft_rfft", kspec_fft_rfft, 1, 4, 0,
+         "(Tensor self, int? n=None, int dim=-1, str? norm=None) -> Tensor",
+         "DFT of a real input along dim, n / 2 + 1 bins, as [..., 2] pairs (complex: only "
+         "view_as_real and abs may use it)"),
+    PURE("fft_fft", kspec_fft_fft, 1, 4, 0,
+         "(Tensor self, int? n=None, int dim=-1, str? norm=None) -> Tensor",
+         "DFT of a real input along dim, n bins, as [..., 2] pairs (complex: only view_as_real "
+         "and abs may use it; complex inputs are not supported)"),
     OPDEF("aten::view_as_real", kspec_view_as_real, EFF_VIEW, 0, NULL, 1, 1, 0,
           "(Tensor(a) self) -> Tensor(a)",
           "the complex result of stft(return_complex=True) as real [..., 2] (the same tensor: "
@@ -48,14 +56,17 @@ static const OpDef rows[] = {
          "(int window_length, " WINDOW_KW " | (int window_length, bool periodic, " WINDOW_KW,
          "triangle 2 i / (N - 1), mirrored past the middle"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 7, "spectral op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 9, "spectral op table size");
 
 const OpFamily ops_family_spectral = {"spectral", rows, (int)(sizeof rows / sizeof rows[0])};
 
-/* The complex-producing nodes: stft whose return_complex is not a constant False / None. */
+/* The complex-producing nodes: fft_rfft, fft_fft, and stft whose return_complex is not a
+ * constant False / None. */
 static bool spectral_complex_value(const Value *v) {
   const Node *n = v ? v->def : NULL;
-  if (!n || !ir_node_is(n, "aten::stft") || v->index != 0) return false;
+  if (!n || v->index != 0) return false;
+  if (ir_node_is(n, "aten::fft_rfft") || ir_node_is(n, "aten::fft_fft")) return true;
+  if (!ir_node_is(n, "aten::stft")) return false;
   int k = n->ninputs == 10 ? 9 : n->ninputs == 8 ? 7 : -1;
   if (k < 0) return false;
   int64_t rc;
@@ -75,9 +86,9 @@ static int spectral_check_block(Block *b, Diag *d) {
     for (int i = 0; i < n->ninputs; i++) {
       if (!spectral_complex_value(n->inputs[i])) continue;
       if (ir_node_is(n, "aten::view_as_real") && i == 0) continue;
-      diag_error(d, n->loc, "'%s' of the complex result of aten::stft (return_complex=True) is "
-                 "not supported: mc has no complex dtype; only aten::view_as_real and aten::abs "
-                 "of it are (torch.view_as_real(torch.stft(...)), or return_complex=False)", n->kind);
+      diag_error(d, n->loc, "'%s' of the complex result of %s is not supported: mc has no "
+                 "complex dtype; only aten::view_as_real and aten::abs of it are", n->kind,
+                 n->inputs[i]->def->kind);
       if (n->py_loc) diag_note(d, n->loc, "from PyTorch code at %s", n->py_loc);
       errs++;
       break;
@@ -86,9 +97,9 @@ static int spectral_check_block(Block *b, Diag *d) {
   }
   for (int i = 0; i < b->nrets; i++) {
     if (!spectral_complex_value(b->rets[i])) continue;
-    diag_error(d, b->rets[i]->def->loc, "the complex result of aten::stft (return_complex=True) "
-               "is returned: mc has no complex dtype; only aten::view_as_real and aten::abs of it "
-               "are supported");
+    diag_error(d, b->rets[i]->def->loc, "the complex result of %s is returned: mc has no "
+               "complex dtype; only aten::view_as_real and aten::abs of it are supported",
+               b->rets[i]->def->kind);
     errs++;
   }
   return errs;

@@ -1,4 +1,5 @@
-"""End-to-end cases of the spectral family (ops_spectral.c): spectrogram modules built on
+"""End-to-end cases of the spectral family (ops_spectral.c): an rfft feature module and
+spectrogram modules built on
 torch.stft with return_complex=False (its real [..., 2] result, which is what view_as_real of
 the complex result gives), traced (centre padding traces as aten::pad before aten::stft; scripting
 torch.stft is not covered: torch.functional's stft multiplies a list by an int, which mc's list
@@ -48,6 +49,15 @@ class ComplexSpec(nn.Module):
         return torch.view_as_real(s).pow(2).sum(-1), s.abs(), torch.view_as_real(s)
 
 
+class RfftFeatures(nn.Module):
+    """torch.fft.rfft / fft of real input: magnitudes and power through view_as_real."""
+
+    def forward(self, x):
+        a = torch.fft.rfft(x).abs()
+        b = torch.view_as_real(torch.fft.rfft(x, n=16, dim=1, norm="ortho")).pow(2).sum(-1)
+        return a, b, torch.view_as_real(torch.fft.fft(x, norm="forward"))
+
+
 def sig(*s, dt=torch.float32):
     return lambda: [torch.randn(*s, dtype=dt)]
 
@@ -58,5 +68,7 @@ CASES = [
          rtol=1e-4, atol=1e-4),
     dict(name="spectral_complex_trace", module=ComplexSpec, inputs=sig(2, 300), format="json",
          rtol=1e-4, atol=1e-4),
+    dict(name="spectral_rfft_trace", module=RfftFeatures, inputs=sig(3, 12), format="json",
+         rtol=1e-4, atol=1e-5),
     dict(name="spectral_frames_trace", module=Frames, inputs=sig(2, 150, dt=torch.float64)),
 ]

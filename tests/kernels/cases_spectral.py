@@ -2,7 +2,8 @@
 overloads (with and without `center, pad_mode`) as its real [..., 2] result
 (return_complex=False, and None, which PyTorch 1.13 treats the same for real input; and
 return_complex=True, compared with PyTorch's view_as_real of its complex result), mc's
-complex_abs of those pairs against PyTorch's abs of the complex result, view_as_real, over
+complex_abs of those pairs against PyTorch's abs of the complex result, view_as_real,
+fft_rfft / fft_fft of real (and integer) input with n / dim / norm, over
 n_fft / hop_length / win_length / window / center / pad_mode (reflect, constant, replicate,
 circular) / normalized / onesided, 1-D and batched 2-D input, strided input, float32 and float64
 (and a float64 window promoting a float32 input); the window factories (hann, hamming with its
@@ -75,6 +76,23 @@ def cases(w):
             w.case("aten::view_as_real", [r], lambda t: t, tol=0)
     w.error("mc::complex_abs", [torch.randn(3, 4)], check=lambda t: torch.view_as_complex(t))
     w.error("aten::view_as_real", [torch.randn(3, 4)])
+
+    # fft_rfft / fft_fft of real input: n (cut, padded), dim, norm; pairs as view_as_real
+    for dt in (F32, F64):
+        x = torch.randn(3, 10, 4, generator=g, dtype=dt)
+        for name in ("fft_rfft", "fft_fft"):
+            for args in ([x], [x, None, 1, None], [x, 7, 1, "ortho"], [x, 16, -1, "forward"],
+                         [x.transpose(0, 2), 12, 0, "backward"], [x[:, 1], None, 0, None]):
+                want = torch.view_as_real(getattr(A, name)(*args))
+                w.case("aten::" + name, args, want, tol=tol(dt, 16))
+    xi = torch.randint(-5, 5, (2, 6), generator=g)
+    for name in ("fft_rfft", "fft_fft"):
+        w.case("aten::" + name, [xi], torch.view_as_real(getattr(A, name)(xi)), tol=tol(F32, 8))
+        w.error("aten::" + name, [torch.randn(4), 0])
+        w.error("aten::" + name, [torch.randn(4), None, 1])
+        w.error("aten::" + name, [torch.randn(4), None, -1, "bogus"])
+    z = A.fft_rfft(torch.randn(5, 9, generator=g, dtype=F64), None, 0)
+    w.case("mc::complex_abs", [torch.view_as_real(z).clone()], z.abs(), tol=1e-12)
 
     # a float64 window promotes a float32 input
     x = torch.randn(100, generator=g)

@@ -130,6 +130,9 @@ static inline int ks_slice_desc(mck_ctx *c, const char *op, mck_tensor *t, int64
   int d;
   int64_t s, e;
   if (t->ndim == 0) return mck_fail(c, "%s: slice() cannot be applied to a 0-dim tensor.", op);
+  if (start->kind == MCK_UNKNOWN || end->kind == MCK_UNKNOWN)
+    return mck_fail(c, "%s: a slice bound that is a run-time integer makes the slice's length "
+                    "depend on it; for a window of constant length use narrow(dim, start, length)", op);
   if (ks_dim(c, op, d0, t->ndim, &d) || ks_int(c, op, start, 0, &s) ||
       ks_int(c, op, end, INT64_MAX, &e))
     return -1;
@@ -163,12 +166,25 @@ static inline int ks_slice(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in
   return 0;
 }
 
-static inline int ks_select_desc(mck_ctx *c, const char *op, mck_tensor *t, int64_t d0,
-                                 int64_t idx) {
+/* A run-time index (MCK_UNKNOWN in meta mode: a loop counter, size arithmetic) takes the
+ * place of index 0 there: the output's shape does not depend on it, only its offset, and the
+ * real call checks the bounds. */
+static inline int ks_rt_index(mck_ctx *c, const char *op, const mck_arg *a, int64_t *v, int *rt) {
+  *rt = a->kind == MCK_UNKNOWN && c->meta;
+  if (*rt) {
+    *v = 0;
+    return 0;
+  }
+  return ks_int(c, op, a, 0, v);
+}
+
+static inline int ks_select_desc_rt(mck_ctx *c, const char *op, mck_tensor *t, int64_t d0,
+                                    int64_t idx, int rt) {
   int d;
   if (t->ndim == 0) return mck_fail(c, "%s: select() cannot be applied to a 0-dim tensor.", op);
   if (ks_dim(c, op, d0, t->ndim, &d)) return -1;
   int64_t n = t->shape[d];
+  if (rt) idx = 0, n = n > 0 ? n : 1;
   if (idx < -n || idx >= n)
     return mck_fail(c, "%s: index %lld out of range for tensor of size %lld at dimension %d", op,
                     (long long)idx, (long long)n, d);
@@ -182,13 +198,19 @@ static inline int ks_select_desc(mck_ctx *c, const char *op, mck_tensor *t, int6
   return 0;
 }
 
+static inline int ks_select_desc(mck_ctx *c, const char *op, mck_tensor *t, int64_t d0,
+                                 int64_t idx) {
+  return ks_select_desc_rt(c, op, t, d0, idx, 0);
+}
+
 /* aten::select(self, int dim, int index) */
 static inline int ks_select(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   (void)nout, (void)nin;
   mck_tensor t = ks_in(&in[0]);
   int64_t d, i;
-  if (ks_int(c, "aten::select", &in[1], 0, &d) || ks_int(c, "aten::select", &in[2], 0, &i) ||
-      ks_select_desc(c, "aten::select", &t, d, i))
+  int rt;
+  if (ks_int(c, "aten::select", &in[1], 0, &d) || ks_rt_index(c, "aten::select", &in[2], &i, &rt) ||
+      ks_select_desc_rt(c, "aten::select", &t, d, i, rt))
     return -1;
   ks_set_view(&out[0], &t);
   return 0;
@@ -199,12 +221,15 @@ static inline int ks_narrow(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
   (void)nout, (void)nin;
   mck_tensor t = ks_in(&in[0]);
   int64_t d0, s, l;
-  int d;
+  int d, rt;
   if (t.ndim == 0) return mck_fail(c, "aten::narrow: narrow() cannot be applied to a 0-dim tensor.");
-  if (ks_int(c, "aten::narrow", &in[1], 0, &d0) || ks_int(c, "aten::narrow", &in[2], 0, &s) ||
+  if (in[3].kind == MCK_UNKNOWN)
+    return mck_fail(c, "aten::narrow: the length must be a compile-time constant (the output's shape depends on it)");
+  if (ks_int(c, "aten::narrow", &in[1], 0, &d0) || ks_rt_index(c, "aten::narrow", &in[2], &s, &rt) ||
       ks_int(c, "aten::narrow", &in[3], 0, &l) || ks_dim(c, "aten::narrow", d0, t.ndim, &d))
     return -1;
   int64_t n = t.shape[d];
+  (void)rt; /* a run-time start was taken as 0 (the shape does not depend on it) */
   if (s < -n || s > n)
     return mck_fail(c, "aten::narrow: start (%lld) out of range for dimension %d of size %lld",
                     (long long)s, d, (long long)n);

@@ -127,12 +127,37 @@ def compare_outputs(od, want, want_inputs, case, label):
     return errors
 
 
+def check_run_error(case, d, mod, ins, path):
+    """A case whose run fails (an index out of range at run time): PyTorch raises, mc compiles,
+    and `mc run` exits 1 with case["run_error"] in its message, without a crash. The export
+    takes case["inputs"], the run case["run_inputs"] (where given)."""
+    if "run_inputs" in case:
+        ins = case["run_inputs"]()
+    try:
+        with torch.no_grad():
+            mod(*ins)
+        return ["PyTorch ran the model; the case expects a run-time error"]
+    except (RuntimeError, IndexError):
+        pass
+    files = []
+    for i, x in enumerate(ins):
+        p = os.path.join(d, "in_%d.npy" % i)
+        np.save(p, x.contiguous().numpy())
+        files.append(p)
+    r = run([MC, "run", path] + files + ["-o", os.path.join(d, "run_out")])
+    if r.returncode != 1 or case["run_error"] not in r.stdout:
+        return ["mc run exited %d (want 1 with %r):\n%s" % (r.returncode, case["run_error"], r.stdout[-2000:])]
+    return []
+
+
 def check_case(case):
     name = case["name"]
     d = os.path.join(OUT, name)
     os.makedirs(d, exist_ok=True)
     mod, inputs, path = export_case(case, d)
     ins = [x.clone() for x in inputs]
+    if "run_error" in case:
+        return check_run_error(case, d, mod, ins, path)
     with torch.no_grad():
         want = flatten(mod(*ins))
     want = [to_numpy(w) for w in want]

@@ -270,6 +270,14 @@ bench: all
 	$(PYTHON) bench/bench.py --doc docs/performance.md $(BENCH_ARGS)
 	$(MAKE) bench-compile
 
+# coverage sweep (tests/sweep/sweep.py): every torch.nn module class and ~250 torch/F.* calls,
+# traced and scripted, against PyTorch; minutes, not part of `make check`. Rewrites
+# tests/sweep/results.txt. SWEEP_ARGS: e.g. --jobs 2, or name filters.
+SWEEP_ARGS ?=
+sweep: all
+	MC=$(BUILD)/mc BUILD=$(BUILD) $(PYTHON) tests/sweep/sweep.py --out tests/sweep/results.txt $(SWEEP_ARGS)
+.PHONY: sweep
+
 # compile time and peak RSS of mc compile from 1e3 to 1e6 nodes (bench/compile_scaling.py)
 .PHONY: bench-compile
 bench-compile: all

@@ -9,6 +9,7 @@ MC="${MC:-build/mc}" "$PYTHON" tests/json/test_export.py
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/dynamic/run_dynamic.py
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/json/test_state.py
 sh tests/e2e/raise.sh
+MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/sweep/sweep.py --quick
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" sh tests/types/run.sh
 sh tests/errors/run.sh
 # generated code under ASan+UBSan (it builds them with the sanitizers itself: not repeated there)

@@ -387,8 +387,8 @@ FNS = [
 
 # the regression subset wired into tests/run_e2e.sh (< 60 s; all pass)
 QUICK = [
-    "mod:Conv2d:trace", "mod:ConvTranspose2d:script", "mod:MaxPool2d_ceil:script",
-    "mod:GroupNorm:trace", "mod:LayerNorm:script", "mod:GELU_tanh:script",
+    "mod:Conv2d:trace", "mod:ConvTranspose2d:trace", "mod:MaxPool2d_ceil:script",
+    "mod:GroupNorm:trace", "mod:Dropout2d:script", "mod:L1Loss:script", "mod:LayerNorm:script", "mod:GELU_tanh:script",
     "mod:Embedding:script", "mod:Upsample_bilinear:trace", "mod:PixelShuffle:script",
     "mod:ReflectionPad2d:trace", "mod:CrossEntropyLoss:trace", "mod:Softmax2d:script",
     "fn:F_interpolate_bilinear:script", "fn:F_interpolate_nearest:script",

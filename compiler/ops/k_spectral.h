@@ -1,8 +1,8 @@
 /* k_spectral.h — kernels of the spectral family: the short-time Fourier transform
  * (aten::stft, with and without the `center, pad_mode` overload) giving its real [..., 2]
  * result, fft_rfft and fft_fft of a real input (as [..., 2] pairs), view_as_real and abs of
- * those complex results, and the window factories (hann, hamming, blackman,
- * bartlett). Prefix: kspec_.
+ * those complex results, and the window factories (hann, hamming, blackman, bartlett,
+ * kaiser). Prefix: kspec_.
  *
  * Semantics are PyTorch 1.13's on CPU. mc has no complex dtype: with return_complex=True the
  * result is written as the same real [..., 2] pairs, and aten::view_as_real of it is that
@@ -317,28 +317,45 @@ static inline int kspec_complex_abs(mck_ctx *c, mck_arg *out, int nout, const mc
   return 0;
 }
 
-/* The window factories: kind 0 hann, 1 hamming, 2 blackman, 3 bartlett.
+/* I0, the modified Bessel function of the first kind of order 0: its power series (all terms
+ * positive; stops when a term no longer changes the sum). */
+static inline double kspec_i0(double x) {
+  double sum = 1.0, term = 1.0, q = x * x / 4.0;
+  for (int k = 1; k < 500; k++) {
+    term *= q / ((double)k * (double)k);
+    if (sum + term == sum) break;
+    sum += term;
+  }
+  return sum;
+}
+
+/* The window factories: kind 0 hann, 1 hamming, 2 blackman, 3 bartlett, 4 kaiser.
  *   X_window(int N, *, dtype, layout, device, pin_memory)
  *   X_window.periodic(int N, bool periodic, *, dtype, ...)
  *   hamming_window.periodic_alpha(int N, bool periodic, float alpha, *, ...)
  *   hamming_window.periodic_alpha_beta(int N, bool periodic, float alpha, float beta, *, ...)
+ *   kaiser_window.beta(int N, bool periodic, float beta=12., *, ...):
+ *     I0(beta sqrt(1 - ((i - a) / a)^2)) / I0(beta), a = (N - 1) / 2
  * The overload is told by the count of arguments before the four keyword ones. */
 static inline int kspec_window(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin,
                                int kind) {
   static const char *const names[] = {"aten::hann_window", "aten::hamming_window",
-                                      "aten::blackman_window", "aten::bartlett_window"};
+                                      "aten::blackman_window", "aten::bartlett_window",
+                                      "aten::kaiser_window"};
   const char *op = names[kind];
   if (nout < 1 || out[0].kind != MCK_TENSOR) return mck_fail(c, "%s: expects a tensor output", op);
   int npos = nin - 4;
-  if (npos < 1 || npos > (kind == 1 ? 4 : 2))
+  if (npos < 1 || npos > (kind == 1 ? 4 : kind == 4 ? 3 : 2))
     return mck_fail(c, "%s: unexpected argument count %d", op, nin);
   int64_t n, periodic = 1;
   double alpha = 0.54, beta = 0.46;
   if (kspec_int(c, op, in, nin, 0, 0, "window_length", &n)) return -1;
   if (in[0].kind != MCK_INT) return mck_fail(c, "%s: window_length must be an int", op);
   if (npos >= 2 && kspec_int(c, op, in, nin, 1, 1, "periodic", &periodic)) return -1;
+  if (kind == 4) alpha = 12.0; /* beta */
   if (npos >= 3) {
-    if (!mck_arg_is_scalar(&in[2])) return mck_fail(c, "%s: alpha must be a constant", op);
+    if (!mck_arg_is_scalar(&in[2]))
+      return mck_fail(c, "%s: %s must be a constant", op, kind == 4 ? "beta" : "alpha");
     alpha = mck_arg_f(&in[2]);
   }
   if (npos >= 4) {
@@ -377,9 +394,14 @@ static inline int kspec_window(mck_ctx *c, mck_arg *out, int nout, const mck_arg
       v = 0.08 * cos(4.0 * a) - 0.5 * cos(2.0 * a) + 0.42;
       break;
     }
-    default: {
+    case 3: {
       v = d * (2.0 / (double)(m - 1));
       if (i >= ((m - 1) >> 1) + 1) v = 2.0 - v;
+      break;
+    }
+    default: {
+      double a = (double)(m - 1) / 2.0, r = (d - a) / a;
+      v = kspec_i0(alpha * sqrt(fmax(0.0, 1.0 - r * r))) / kspec_i0(alpha);
       break;
     }
     }
@@ -397,6 +419,10 @@ static inline int kspec_hamming_window(mck_ctx *c, mck_arg *out, int nout, const
 static inline int kspec_blackman_window(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
                                         int nin) {
   return kspec_window(c, out, nout, in, nin, 2);
+}
+static inline int kspec_kaiser_window(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
+                                      int nin) {
+  return kspec_window(c, out, nout, in, nin, 4);
 }
 static inline int kspec_bartlett_window(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
                                         int nin) {

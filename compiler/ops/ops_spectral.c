@@ -52,11 +52,15 @@ static const OpDef rows[] = {
     PURE("blackman_window", kspec_blackman_window, 5, 6, OPF_ALLOC_LIKE,
          "(int window_length, " WINDOW_KW " | (int window_length, bool periodic, " WINDOW_KW,
          "0.42 - 0.5 cos(2 pi i / (N - 1)) + 0.08 cos(4 pi i / (N - 1))"),
+    PURE("kaiser_window", kspec_kaiser_window, 5, 7, OPF_ALLOC_LIKE,
+         "(int window_length, " WINDOW_KW " | (int window_length, bool periodic, " WINDOW_KW
+         " | (int window_length, bool periodic, float beta, " WINDOW_KW,
+         "I0(beta sqrt(1 - ((i - a) / a)^2)) / I0(beta), a = (N - 1) / 2, beta 12 by default"),
     PURE("bartlett_window", kspec_bartlett_window, 5, 6, OPF_ALLOC_LIKE,
          "(int window_length, " WINDOW_KW " | (int window_length, bool periodic, " WINDOW_KW,
          "triangle 2 i / (N - 1), mirrored past the middle"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 9, "spectral op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 10, "spectral op table size");
 
 const OpFamily ops_family_spectral = {"spectral", rows, (int)(sizeof rows / sizeof rows[0])};
 

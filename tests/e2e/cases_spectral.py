@@ -29,7 +29,8 @@ class MagSpec(nn.Module):
     def forward(self, x):
         s = torch.stft(x, 32, 8, 24, self.win, center=True, pad_mode="constant",
                        normalized=True, onesided=False, return_complex=False)
-        return s.pow(2).sum(-1).sqrt() + torch.bartlett_window(5).sum()
+        windows = torch.bartlett_window(5).sum() + torch.kaiser_window(9).sum()
+        return s.pow(2).sum(-1).sqrt() + windows
 
 
 class Frames(nn.Module):

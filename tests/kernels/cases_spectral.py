@@ -7,8 +7,8 @@ fft_rfft / fft_fft of real (and integer) input with n / dim / norm, over
 n_fft / hop_length / win_length / window / center / pad_mode (reflect, constant, replicate,
 circular) / normalized / onesided, 1-D and batched 2-D input, strided input, float32 and float64
 (and a float64 window promoting a float32 input); the window factories (hann, hamming with its
-alpha/beta overloads, blackman, bartlett; periodic and symmetric, lengths 0, 1, 2 and more,
-each float dtype); and what PyTorch refuses. Expected values come from PyTorch
+alpha/beta overloads, blackman, bartlett, kaiser with its beta overload; periodic and
+symmetric, lengths 0, 1, 2 and more, each float dtype); and what PyTorch refuses. Expected values come from PyTorch
 (torch.ops.aten).
 
 Tolerance: PyTorch's float32 stft is an FFT in float32, mc's a DFT accumulated in double and
@@ -127,8 +127,17 @@ def cases(w):
                        torch.hamming_window(n, periodic, 0.6, dtype=dt), tol=2e-7)
                 w.case("aten::hamming_window", [n, periodic, 0.6, 0.3, dt, None, None, None],
                        torch.hamming_window(n, periodic, 0.6, 0.3, dtype=dt), tol=2e-7)
-    for name in ("hann_window", "hamming_window", "blackman_window", "bartlett_window"):
-        w.case("aten::" + name, [10, None, None, None, None], getattr(torch, name)(10), tol=2e-7)
-        w.case("aten::" + name, [7, None, None, None, None], getattr(torch, name)(7), tol=2e-7)
+    for n in (0, 1, 2, 5, 16):
+        for periodic in (True, False):
+            for dt in (F32, F64):
+                w.case("aten::kaiser_window", [n, periodic, dt, None, None, None],
+                       torch.kaiser_window(n, periodic, dtype=dt), tol=2e-6)
+                w.case("aten::kaiser_window", [n, periodic, 5.5, dt, None, None, None],
+                       torch.kaiser_window(n, periodic, 5.5, dtype=dt), tol=2e-6)
+    for name in ("hann_window", "hamming_window", "blackman_window", "bartlett_window",
+                 "kaiser_window"):
+        t = 2e-6 if name == "kaiser_window" else 2e-7  # PyTorch's float32 I0 is within ~1e-6
+        w.case("aten::" + name, [10, None, None, None, None], getattr(torch, name)(10), tol=t)
+        w.case("aten::" + name, [7, None, None, None, None], getattr(torch, name)(7), tol=t)
         w.error("aten::" + name, [-1, None, None, None, None])
         w.error("aten::" + name, [4, torch.int64, None, None, None])

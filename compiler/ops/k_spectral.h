@@ -271,6 +271,105 @@ static inline int kspec_fft_fft(mck_ctx *c, mck_arg *out, int nout, const mck_ar
   return kspec_fft_real(c, out, nout, in, nin, 0);
 }
 
+/* fft_irfft(Tensor self, int? n=None, int dim=-1, str? norm=None): self is a complex value
+ * written as [..., 2] pairs (view_as_complex of a real [..., 2] tensor, or an rfft result:
+ * ops_spectral_check refuses any other input); dim counts the complex dims. The inverse of
+ * rfft: n = 2 (m - 1) real samples by default (m bins along dim, cut or zero-padded to
+ * n / 2 + 1), the imaginary parts of bin 0 and (n even) bin n / 2 ignored as PyTorch's
+ * Hermitian transform does; norm "backward" (None) scales by 1 / n, "ortho" 1 / sqrt(n),
+ * "forward" 1. */
+static inline int kspec_fft_irfft(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
+                                  int nin) {
+  const char *op = "aten::fft_irfft";
+  if (nin < 1 || in[0].kind != MCK_TENSOR || nout < 1 || out[0].kind != MCK_TENSOR)
+    return mck_fail(c, "%s: expects a tensor", op);
+  const mck_tensor *x = in[0].u.t;
+  if (x->ndim < 2 || x->shape[x->ndim - 1] != 2 || (x->dtype != MCK_F32 && x->dtype != MCK_F64))
+    return mck_fail(c, "%s: the input must be a complex value of at least one dimension", op);
+  int cn = x->ndim - 1;
+  int64_t n, dim;
+  if (kspec_int(c, op, in, nin, 2, -1, "dim", &dim)) return -1;
+  if (dim < -cn || dim >= cn)
+    return mck_fail(c, "%s: dimension %lld out of range for %d dims", op, (long long)dim, cn);
+  int d = (int)(dim < 0 ? dim + cn : dim);
+  int64_t mbins = x->shape[d];
+  if (kspec_int(c, op, in, nin, 1, 2 * (mbins - 1), "n", &n)) return -1;
+  if (n < 1) return mck_fail(c, "%s: Invalid number of data points (%lld) specified", op,
+                             (long long)n);
+  if (n > ((int64_t)1 << 30)) return mck_fail(c, "%s: n too large", op);
+  double scale = 1.0 / (double)n;
+  if (nin > 3 && in[3].kind == MCK_STR) {
+    if (strcmp(in[3].u.s, "ortho") == 0) scale = 1.0 / sqrt((double)n);
+    else if (strcmp(in[3].u.s, "forward") == 0) scale = 1.0;
+    else if (strcmp(in[3].u.s, "backward") != 0)
+      return mck_fail(c, "%s: Invalid normalization mode: \"%s\"", op, in[3].u.s);
+  } else if (nin > 3 && in[3].kind != MCK_NONE) {
+    return mck_fail(c, "%s: norm must be a constant string", op);
+  }
+  int64_t os[MCK_MAX_DIMS];
+  for (int k = 0; k < cn; k++) os[k] = x->shape[k];
+  os[d] = n;
+  if (!mck_shape_fits(cn, os, (int64_t)mck_dtype_size(x->dtype)))
+    return mck_fail(c, "%s: output too large", op);
+  if (mck_out(c, out[0].u.t, x->dtype, cn, os)) return -1;
+  if (c->meta) return 0;
+  mck_tensor *o = out[0].u.t;
+  int64_t nb = n / 2 + 1, m = nb < mbins ? nb : mbins, outer = 1, inner = 1;
+  for (int k = 0; k < d; k++) outer *= x->shape[k];
+  for (int k = d + 1; k < cn; k++) inner *= x->shape[k];
+  if (outer == 0 || inner == 0) return 0;
+  double step = 2.0 * KSPEC_PI / (double)n;
+  int64_t idx[MCK_MAX_DIMS], ps = x->stride[cn];
+  for (int64_t a = 0; a < outer; a++) {
+    for (int64_t b = 0; b < inner; b++) {
+      int64_t base = x->offset, r = a;
+      for (int k = d - 1; k >= 0; k--) { idx[k] = r % x->shape[k]; r /= x->shape[k]; }
+      for (int k = 0; k < d; k++) base += idx[k] * x->stride[k];
+      r = b;
+      for (int k = cn - 1; k > d; k--) { idx[k] = r % x->shape[k]; r /= x->shape[k]; }
+      for (int k = d + 1; k < cn; k++) base += idx[k] * x->stride[k];
+      for (int64_t t = 0; t < n; t++) {
+        double acc = 0.0, cr = 1.0, ci = 0.0;
+        double dr = cos(step * (double)t), di = sin(step * (double)t);
+        for (int64_t k = 0; k < m; k++) {
+          if ((k & 31) == 0) {
+            double ang = step * (double)((t * k) % n);
+            cr = cos(ang);
+            ci = sin(ang);
+          }
+          int64_t off = base + k * x->stride[d];
+          double re = mck_getf(x, off), im = mck_getf(x, off + ps);
+          if (k == 0 || (n % 2 == 0 && k == n / 2)) acc += re * cr; /* imag ignored */
+          else acc += 2.0 * (re * cr - im * ci);
+          double nr = cr * dr - ci * di;
+          ci = cr * di + ci * dr;
+          cr = nr;
+        }
+        mck_setf(o, o->offset + (a * n + t) * inner + b, acc * scale);
+      }
+    }
+  }
+  return 0;
+}
+
+/* view_as_complex(Tensor(a) self): real [..., 2] as the complex value it is in mc's
+ * representation: the same tensor (PyTorch's rule: last dim 2 of stride 1, float). */
+static inline int kspec_view_as_complex(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
+                                        int nin) {
+  if (nin < 1 || in[0].kind != MCK_TENSOR || nout < 1 || out[0].kind != MCK_TENSOR)
+    return mck_fail(c, "aten::view_as_complex: expects a tensor");
+  const mck_tensor *t = in[0].u.t;
+  if (t->dtype != MCK_F32 && t->dtype != MCK_F64)
+    return mck_fail(c, "aten::view_as_complex is only supported for float and double tensors, "
+                    "but got a tensor of scalar type: %s", mck_dtype_name(t->dtype));
+  if (t->ndim < 1 || t->shape[t->ndim - 1] != 2)
+    return mck_fail(c, "aten::view_as_complex: Tensor must have a last dimension of size 2");
+  if (t->stride[t->ndim - 1] != 1)
+    return mck_fail(c, "aten::view_as_complex: Tensor must have a last dimension with stride 1");
+  *out[0].u.t = *t;
+  return 0;
+}
+
 /* view_as_real(Tensor(a) self): the input is the complex result of a row that writes it as
  * real [..., 2] pairs (aten::stft with return_complex=True; ops_spectral_check refuses any other
  * producer or use), so this is that tensor itself. */

@@ -99,8 +99,9 @@ const OpDef *ops_at(int i);                         /* sorted by name */
  * note) and arity errors; returns the error count. */
 int ops_resolve(Graph *g, Diag *d);
 /* The spectral family's check (ops_spectral.c), run by ops_resolve: a complex value (stft with
- * return_complex=True) is used only by aten::view_as_real, and aten::abs of it becomes
- * mc::complex_abs. Returns the error count. */
+ * return_complex=True, fft_rfft, fft_fft, view_as_complex: real [..., 2] pairs in mc) is used
+ * only by aten::view_as_real and aten::fft_irfft, and aten::abs of it becomes mc::complex_abs.
+ * Returns the error count. */
 int ops_spectral_check(Graph *g, Diag *d);
 /* Whether the schema declares input i as a plain `Tensor` (kernels take it as a tensor
  * without checking; a scalar there is a type error to report first). */

@@ -33,6 +33,14 @@ static const OpDef rows[] = {
          "(Tensor self, int? n=None, int dim=-1, str? norm=None) -> Tensor",
          "DFT of a real input along dim, n bins, as [..., 2] pairs (complex: only view_as_real "
          "and abs may use it; complex inputs are not supported)"),
+    PURE("fft_irfft", kspec_fft_irfft, 1, 4, 0,
+         "(Tensor self, int? n=None, int dim=-1, str? norm=None) -> Tensor",
+         "inverse of rfft: n = 2 (bins - 1) real samples by default; the input must be "
+         "view_as_complex of real [..., 2] or an rfft result"),
+    OPDEF("aten::view_as_complex", kspec_view_as_complex, EFF_VIEW, 0, NULL, 1, 1, 0,
+          "(Tensor(a) self) -> Tensor(a)",
+          "real [..., 2] as a complex value (the same tensor); only fft_irfft, view_as_real "
+          "and abs may use it"),
     OPDEF("aten::view_as_real", kspec_view_as_real, EFF_VIEW, 0, NULL, 1, 1, 0,
           "(Tensor(a) self) -> Tensor(a)",
           "the complex result of stft(return_complex=True) as real [..., 2] (the same tensor: "
@@ -60,7 +68,7 @@ static const OpDef rows[] = {
          "(int window_length, " WINDOW_KW " | (int window_length, bool periodic, " WINDOW_KW,
          "triangle 2 i / (N - 1), mirrored past the middle"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 10, "spectral op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 12, "spectral op table size");
 
 const OpFamily ops_family_spectral = {"spectral", rows, (int)(sizeof rows / sizeof rows[0])};
 
@@ -69,7 +77,9 @@ const OpFamily ops_family_spectral = {"spectral", rows, (int)(sizeof rows / size
 static bool spectral_complex_value(const Value *v) {
   const Node *n = v ? v->def : NULL;
   if (!n || v->index != 0) return false;
-  if (ir_node_is(n, "aten::fft_rfft") || ir_node_is(n, "aten::fft_fft")) return true;
+  if (ir_node_is(n, "aten::fft_rfft") || ir_node_is(n, "aten::fft_fft") ||
+      ir_node_is(n, "aten::view_as_complex"))
+    return true;
   if (!ir_node_is(n, "aten::stft")) return false;
   int k = n->ninputs == 10 ? 9 : n->ninputs == 8 ? 7 : -1;
   if (k < 0) return false;
@@ -87,11 +97,22 @@ static int spectral_check_block(Block *b, Diag *d) {
       n->op = ops_lookup(n->kind);
       continue;
     }
+    if ((ir_node_is(n, "aten::fft_irfft") || ir_node_is(n, "aten::view_as_real")) &&
+        n->ninputs >= 1 && !spectral_complex_value(n->inputs[0])) {
+      diag_error(d, n->loc, "'%s' is supported only on a complex value of view_as_complex, "
+                 "fft_rfft, fft_fft or stft(return_complex=True) (mc has no complex dtype)",
+                 n->kind);
+      if (n->py_loc) diag_note(d, n->loc, "from PyTorch code at %s", n->py_loc);
+      errs++;
+      continue;
+    }
     for (int i = 0; i < n->ninputs; i++) {
       if (!spectral_complex_value(n->inputs[i])) continue;
-      if (ir_node_is(n, "aten::view_as_real") && i == 0) continue;
+      if ((ir_node_is(n, "aten::view_as_real") || ir_node_is(n, "aten::fft_irfft")) && i == 0)
+        continue;
       diag_error(d, n->loc, "'%s' of the complex result of %s is not supported: mc has no "
-                 "complex dtype; only aten::view_as_real and aten::abs of it are", n->kind,
+                 "complex dtype; only aten::view_as_real, aten::abs and aten::fft_irfft of it are",
+                 n->kind,
                  n->inputs[i]->def->kind);
       if (n->py_loc) diag_note(d, n->loc, "from PyTorch code at %s", n->py_loc);
       errs++;

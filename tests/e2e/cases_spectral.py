@@ -51,12 +51,16 @@ class ComplexSpec(nn.Module):
 
 
 class RfftFeatures(nn.Module):
-    """torch.fft.rfft / fft of real input: magnitudes and power through view_as_real."""
+    """torch.fft.rfft / fft of real input: magnitudes and power through view_as_real; irfft of
+    an rfft and of view_as_complex of real pairs."""
 
     def forward(self, x):
         a = torch.fft.rfft(x).abs()
         b = torch.view_as_real(torch.fft.rfft(x, n=16, dim=1, norm="ortho")).pow(2).sum(-1)
-        return a, b, torch.view_as_real(torch.fft.fft(x, norm="forward"))
+        back = torch.fft.irfft(torch.fft.rfft(x), n=12)
+        pairs = torch.stack([x, x * 0.5], -1)
+        c = torch.fft.irfft(torch.view_as_complex(pairs), dim=1, norm="ortho")
+        return a, b, torch.view_as_real(torch.fft.fft(x, norm="forward")), back, c
 
 
 def sig(*s, dt=torch.float32):

@@ -3,7 +3,8 @@ overloads (with and without `center, pad_mode`) as its real [..., 2] result
 (return_complex=False, and None, which PyTorch 1.13 treats the same for real input; and
 return_complex=True, compared with PyTorch's view_as_real of its complex result), mc's
 complex_abs of those pairs against PyTorch's abs of the complex result, view_as_real,
-fft_rfft / fft_fft of real (and integer) input with n / dim / norm, over
+fft_rfft / fft_fft of real (and integer) input and fft_irfft of a complex value (as its
+pairs) with n / dim / norm, view_as_complex, over
 n_fft / hop_length / win_length / window / center / pad_mode (reflect, constant, replicate,
 circular) / normalized / onesided, 1-D and batched 2-D input, strided input, float32 and float64
 (and a float64 window promoting a float32 input); the window factories (hann, hamming with its
@@ -93,6 +94,24 @@ def cases(w):
         w.error("aten::" + name, [torch.randn(4), None, -1, "bogus"])
     z = A.fft_rfft(torch.randn(5, 9, generator=g, dtype=F64), None, 0)
     w.case("mc::complex_abs", [torch.view_as_real(z).clone()], z.abs(), tol=1e-12)
+
+    # fft_irfft of a complex value given as its [..., 2] pairs (view_as_complex of them in
+    # PyTorch): default n (even), odd n, n cutting and padding the bins, dim, norm; a strided
+    # input; view_as_complex of pairs is the pairs themselves (a view)
+    for dt in (F32, F64):
+        r = torch.randn(3, 6, 4, 2, generator=g, dtype=dt)
+        for args in ([None, -1, None], [7, -1, None], [4, 1, "ortho"], [12, 0, "forward"],
+                     [9, 1, "backward"]):
+            want = A.fft_irfft(torch.view_as_complex(r), *args)
+            w.case("aten::fft_irfft", [r] + args, want, tol=tol(dt, 16))
+        rt = r.transpose(0, 1)
+        w.case("aten::fft_irfft", [rt, None, 0, None],
+               A.fft_irfft(torch.view_as_complex(rt), None, 0, None), tol=tol(dt, 16))
+        w.case("aten::view_as_complex", [r], lambda t: t, tol=0)
+    w.error("aten::fft_irfft", [torch.randn(1, 2), None, -1, None],
+            check=lambda t, *a: A.fft_irfft(torch.view_as_complex(t), *a))
+    w.error("aten::view_as_complex", [torch.randn(3, 3)])
+    w.error("aten::view_as_complex", [torch.randn(2, 3).t()])
 
     # a float64 window promotes a float32 input
     x = torch.randn(100, generator=g)

@@ -108,10 +108,11 @@ static inline int ks_select_scatter(mck_ctx *c, mck_arg *out, int nout, const mc
   (void)nout, (void)nin;
   const mck_tensor *self = in[0].u.t;
   int64_t d, i;
+  int rt; /* a run-time index in meta mode: the output has self's shape whatever it is */
   mck_tensor v = ks_template(self);
   if (ks_int(c, "aten::select_scatter", &in[2], 0, &d) ||
-      ks_int(c, "aten::select_scatter", &in[3], 0, &i) ||
-      ks_select_desc(c, "aten::select_scatter", &v, d, i))
+      ks_rt_index(c, "aten::select_scatter", &in[3], &i, &rt) ||
+      ks_select_desc_rt(c, "aten::select_scatter", &v, d, i, rt))
     return -1;
   return ks_scatter_finish(c, "aten::select_scatter", &out[0], self, &v, in[1].u.t);
 }

@@ -72,6 +72,19 @@ class AssignRowsOfInput(nn.Module):
         return x
 
 
+class WriteItemIndex(nn.Module):
+    """A write through x[i] outside a loop, i from item(): functionalized into select_scatter
+    with the run-time index; r = x[0] aliases the written row when i == 0."""
+
+    def forward(self, x, k):
+        i = int(k[0].item())
+        r = x[0]
+        x[i] = x[i] * 3
+        a = r + 1
+        x[0].add_(x[i])
+        return x * 2, a, r.clone()
+
+
 class IndexFromData(nn.Module):
     """An index read out of a tensor (item()): in range at export, out of range in the run that
     the case expects to fail."""
@@ -98,6 +111,10 @@ CASES = [
          format="json", method="script"),
     dict(name="rtint_assign_rows_of_input", module=AssignRowsOfInput, inputs=lambda: [torch.randn(4, 3)],
          format="json", method="script"),
+    dict(name="rtint_write_item_index_alias", module=WriteItemIndex,
+         inputs=lambda: [torch.rand(4, 3), torch.tensor([0])], format="json", method="script"),
+    dict(name="rtint_write_item_index", module=WriteItemIndex,
+         inputs=lambda: [torch.rand(4, 3), torch.tensor([2])], format="json", method="script"),
     dict(name="rtint_index_from_data", module=IndexFromData,
          inputs=lambda: [torch.rand(4, 2), torch.tensor([1])], format="json", method="script"),
     # run with k = 3: row 4 of 4 at the second trip (PyTorch: IndexError)

@@ -94,7 +94,11 @@ START_TEST(every_overload_resolves) {
       }
       Diag d;
       diag_init(&d);
-      ck_assert_msg(ops_resolve(g, &d) == 0, "%s: ops_resolve refuses overload %d '%s'", op->name, i, sig.text);
+      /* irfft and view_as_real take only a complex value made in the graph (ops_spectral_check):
+       * a parameter there is refused by design */
+      bool needs_complex = !strcmp(op->name, "aten::fft_irfft") || !strcmp(op->name, "aten::view_as_real");
+      ck_assert_msg(ops_resolve(g, &d) == (needs_complex ? 1 : 0), "%s: ops_resolve refuses overload %d '%s'",
+                    op->name, i, sig.text);
       /* the tensor parameters of the matched overload are the tensor inputs */
       n->op = op;
       for (int p = 0; p < sig.nparams; p++)

@@ -97,11 +97,11 @@ static int spectral_check_block(Block *b, Diag *d) {
       n->op = ops_lookup(n->kind);
       continue;
     }
-    /* (A graph or block parameter is let through: mc's inputs are never complex, and a real
-     * graph input given straight to irfft is not told apart here.) */
+    /* A graph or block parameter is refused too: mc's inputs are never complex, and PyTorch
+     * reads a real tensor given to irfft as complex numbers with no imaginary part, not as
+     * [..., 2] pairs. */
     if ((ir_node_is(n, "aten::fft_irfft") || ir_node_is(n, "aten::view_as_real")) &&
-        n->ninputs >= 1 && n->inputs[0] && n->inputs[0]->def &&
-        !spectral_complex_value(n->inputs[0])) {
+        n->ninputs >= 1 && n->inputs[0] && !spectral_complex_value(n->inputs[0])) {
       diag_error(d, n->loc, "'%s' is supported only on a complex value of view_as_complex, "
                  "fft_rfft, fft_fft or stft(return_complex=True) (mc has no complex dtype)",
                  n->kind);

@@ -186,8 +186,7 @@ typedef struct {
   int ngroups, capgroups;
   Macro *macros;
   int nmacros, capmacros;
-  int *macro_of; /* name id -> macro index + 1 (grown with the names) */
-  int nmacro_of;
+  int nlib_names; /* names of the library itself (ids below it); roots add more */
   Names names;
   Ints *definers; /* name id -> items defining it */
   bool whole;     /* could not be split: paste everything */
@@ -573,12 +572,12 @@ static void lib_split(Lib *L) {
   free(dep);
   free(par);
   free(refs.v);
-  /* the rest of the text (comments) goes nowhere; who defines what */
+  /* text after the last chunk (comments) goes nowhere; who defines what */
   L->definers = calloc((size_t)L->names.n + 1, sizeof *L->definers);
   if (!L->definers) abort();
   for (int i = 0; i < L->nitems; i++)
     for (int k = 0; k < L->items[i].defs.n; k++) ints_push(&L->definers[L->items[i].defs.v[k]], i);
-  L->nmacro_of = L->names.n;
+  L->nlib_names = L->names.n;
 }
 
 static void mark_group(Lib *L, int g, Ints *work) {
@@ -614,7 +613,7 @@ char *kernel_lib_text(const char *roots, size_t nroots, bool all) {
   for (int i = 0; i < L->nitems; i++) L->items[i].keep = false;
   for (int g = 0; g < L->ngroups; g++) L->groups[g].used = false;
   Ints work = {0};
-  bool *seen = calloc((size_t)L->nmacro_of + 1, 1);
+  bool *seen = calloc((size_t)L->nlib_names + 1, 1);
   if (!seen) return NULL;
   /* the roots: every identifier of the rest of the file (names it pastes with library macros too) */
   {
@@ -625,7 +624,7 @@ char *kernel_lib_text(const char *roots, size_t nroots, bool all) {
       if (t.kind == T_EOF) break;
       if (t.kind != T_IDENT) continue;
       int id = name_find(&L->names, roots + t.at, t.len);
-      if (id < 0 || id >= L->nmacro_of) continue;
+      if (id < 0 || id >= L->nlib_names) continue;
       ints_push(&work, id);
       if (macro_named(L, id)) { /* a call of a library macro: the names it pastes */
         Ints r = {0};
@@ -653,7 +652,7 @@ char *kernel_lib_text(const char *roots, size_t nroots, bool all) {
     if (L->items[i].kind == IT_ALWAYS) mark_item(L, i, &work);
   while (work.n) {
     int id = work.v[--work.n];
-    if (id >= L->nmacro_of || seen[id]) continue;
+    if (id >= L->nlib_names || seen[id]) continue;
     seen[id] = true;
     for (int k = 0; k < L->definers[id].n; k++) mark_item(L, L->definers[id].v[k], &work);
   }

@@ -952,24 +952,11 @@ static bool const_eq(const Value *a, const Value *b, bool *eq) {
 
 static bool fold_script_op(Infer *in, Node *n) {
   Graph *g = in->g;
-  int64_t b, lo, hi, st;
+  int64_t lo, hi, st;
   bool r = false;
   if (is_struct(n, "prim::is_cuda") || is_struct(n, "prim::is_nested") || is_struct(n, "aten::is_autocast_enabled") ||
       is_struct(n, "aten::is_grad_enabled") || is_struct(n, "prim::requires_grad")) {
     r = false; /* plain CPU tensors, inference (as under torch.no_grad()) */
-  } else if (is_struct(n, "aten::__range_length") || is_struct(n, "aten::__derive_index")) {
-    if (n->ninputs != 3 || !ir_constant_int(n->inputs[0], &lo) || !ir_constant_int(n->inputs[1], &hi) ||
-        !ir_constant_int(n->inputs[2], &st) || st == 0 || lo < -(INT64_C(1) << 40) || lo > (INT64_C(1) << 40) ||
-        hi < -(INT64_C(1) << 40) || hi > (INT64_C(1) << 40) || st < -(INT64_C(1) << 20) || st > (INT64_C(1) << 20))
-      return false;
-    int64_t v;
-    if (is_struct(n, "aten::__derive_index")) v = hi + lo * st; /* (index, start, step) */
-    else if (st > 0) v = lo < hi ? (hi - lo - 1) / st + 1 : 0;
-    else v = lo > hi ? (lo - hi - 1) / -st + 1 : 0;
-    Node *c = ir_make_constant_int(g, v, n->loc);
-    ir_insert_before(n, c);
-    forward_outputs(g, n, c->outputs);
-    return true;
   } else if (is_struct(n, "aten::eq") || is_struct(n, "aten::ne")) { /* int lists: a == b */
     const Attr *x = ir_constant_attr(n->inputs[0]), *y = ir_constant_attr(n->inputs[1]);
     if (n->ninputs != 2 || !x || !y || x->kind != ATTR_INTS || y->kind != ATTR_INTS) return false;
@@ -1019,9 +1006,6 @@ static bool fold_script_op(Infer *in, Node *n) {
     ir_insert_before(n, c);
     forward_outputs(g, n, c->outputs);
     return true;
-  } else if (is_struct(n, "aten::__not__")) {
-    if (n->ninputs != 1 || !ir_constant_int(n->inputs[0], &b)) return false;
-    r = !b;
   } else if (is_struct(n, "aten::__contains__")) {
     if (n->ninputs != 2) return false;
     const Value *l = n->inputs[0], *x = n->inputs[1];
@@ -1283,11 +1267,9 @@ static void infer_node(Infer *in, Node *n) {
     infer_if(in, n);
     return;
   }
-  if (is_struct(n, "aten::__not__") || is_struct(n, "aten::__contains__") || is_struct(n, "aten::list") ||
-      is_struct(n, "prim::is_cuda") || is_struct(n, "prim::is_nested") || is_struct(n, "aten::__range_length") ||
-      is_struct(n, "aten::is_autocast_enabled") || is_struct(n, "aten::find") || is_struct(n, "aten::is_grad_enabled") ||
-      is_struct(n, "prim::requires_grad") ||
-      is_struct(n, "aten::__derive_index")) {
+  if (is_struct(n, "aten::__contains__") || is_struct(n, "aten::list") || is_struct(n, "prim::is_cuda") ||
+      is_struct(n, "prim::is_nested") || is_struct(n, "aten::is_autocast_enabled") || is_struct(n, "aten::find") ||
+      is_struct(n, "aten::is_grad_enabled") || is_struct(n, "prim::requires_grad")) {
     fold_script_op(in, n);
     return;
   }

@@ -232,4 +232,54 @@ static inline int ks_prim_max(mck_ctx *c, mck_arg *out, int nout, const mck_arg 
   return ks_minmax(c, "prim::max", out, in, nin, 1);
 }
 
+/* The int arithmetic scripted for loops carry at run time: Python's len(range(lo, hi, step))
+ * (aten::__range_length), the loop's value start + index * step (aten::__derive_index), and
+ * `not b` (aten::__not__). Unknown inputs give an unknown result (infer types it as int/bool). */
+static inline int ks_int3(mck_ctx *c, const char *op, const mck_arg *in, int nin, int64_t v[3]) {
+  if (nin != 3) return mck_fail(c, "%s: expected three ints", op);
+  for (int k = 0; k < 3; k++) {
+    if (in[k].kind == MCK_UNKNOWN) return 1;
+    if (in[k].kind != MCK_INT && in[k].kind != MCK_BOOL_ARG) return mck_fail(c, "%s: expected ints", op);
+    v[k] = in[k].u.i;
+  }
+  return 0;
+}
+static inline int ks_range_length(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  int64_t v[3];
+  int rc = ks_int3(c, "aten::__range_length", in, nin, v);
+  if (rc < 0) return rc;
+  if (rc) return out[0].kind = MCK_UNKNOWN, 0;
+  int64_t lo = v[0], hi = v[1], st = v[2], n = 0;
+  if (st == 0) return mck_fail(c, "range() arg 3 must not be zero");
+  /* the count without overflow: (hi - lo) may not fit int64, its unsigned difference does */
+  if (st > 0 && lo < hi) n = (int64_t)(((uint64_t)hi - (uint64_t)lo - 1u) / (uint64_t)st + 1u);
+  if (st < 0 && lo > hi)
+    n = (int64_t)(((uint64_t)lo - (uint64_t)hi - 1u) / (st == INT64_MIN ? (uint64_t)1 << 63 : (uint64_t)-st) + 1u);
+  out[0].kind = MCK_INT;
+  out[0].u.i = n;
+  return 0;
+}
+static inline int ks_derive_index(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  int64_t v[3], r;
+  int rc = ks_int3(c, "aten::__derive_index", in, nin, v);
+  if (rc < 0) return rc;
+  if (rc) return out[0].kind = MCK_UNKNOWN, 0;
+  if (mck_mul_ovf(v[0], v[2], &r) || mck_add_ovf(v[1], r, &r))
+    return mck_fail(c, "aten::__derive_index: the loop value overflows int64");
+  out[0].kind = MCK_INT;
+  out[0].u.i = r;
+  return 0;
+}
+static inline int ks_not(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  if (nin != 1) return mck_fail(c, "aten::__not__: expected one bool");
+  if (in[0].kind == MCK_UNKNOWN) return out[0].kind = MCK_UNKNOWN, 0;
+  if (in[0].kind != MCK_BOOL_ARG && in[0].kind != MCK_INT) return mck_fail(c, "aten::__not__: expected a bool");
+  out[0].kind = MCK_BOOL_ARG;
+  out[0].u.i = !in[0].u.i;
+  return 0;
+}
+
 #endif

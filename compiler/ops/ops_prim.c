@@ -4,6 +4,8 @@
  * rely on. */
 #include "ops.h"
 
+#include "k_shape.h"
+
 static const OpDef rows[] = {
     OPDEF_STRUCT("prim::Constant", EFF_PURE, 0, 0, "() -> T", "a compile-time constant (attribute `value`)"),
     OPDEF_STRUCT("prim::ListConstruct", EFF_PURE, 0, -1, "(T... xs) -> T[]", "a list of its inputs"),
@@ -22,7 +24,7 @@ static const OpDef rows[] = {
     OPDEF_STRUCT("prim::Print", EFF_EXTERN, 0, -1, "(...) -> ()", "prints its inputs"),
     OPDEF_STRUCT("prim::RaiseException", EFF_EXTERN, 1, 2, "(str msg, str? cls) -> ()", "raises an exception"),
     OPDEF_STRUCT("aten::warn", EFF_EXTERN, 1, 2, "(str msg, int stacklevel) -> ()", "issues a warning"),
-    OPDEF_STRUCT("aten::__not__", EFF_PURE, 1, 1, "(bool self) -> bool", "not self (folded when constant)"),
+    OPDEF("aten::__not__", ks_not, EFF_PURE, 0, NULL, 1, 1, OPF_SCALAR, "(bool self) -> bool", "not self"),
     OPDEF_STRUCT("aten::__contains__", EFF_PURE, 2, 2, "(int[]|float[]|str[] l, int|float|str item) -> bool",
                  "item in l (folded when constant)"),
     OPDEF_STRUCT("aten::list", EFF_PURE, 1, 1, "(T[] l) -> T[]", "a copy of list l (folded when constant)"),
@@ -30,10 +32,10 @@ static const OpDef rows[] = {
                  "str.format, for the messages of exceptions (no kernel)"),
     OPDEF_STRUCT("prim::is_cuda", EFF_PURE, 1, 1, "(Tensor a) -> bool", "false: tensors are on the CPU"),
     OPDEF_STRUCT("prim::is_nested", EFF_PURE, 1, 1, "(Tensor a) -> bool", "false: no nested tensors"),
-    OPDEF_STRUCT("aten::__range_length", EFF_PURE, 3, 3, "(int lo, int hi, int step) -> int",
-                 "len(range(lo, hi, step)) (folded when constant)"),
-    OPDEF_STRUCT("aten::__derive_index", EFF_PURE, 3, 3, "(int index, int start, int step) -> int",
-                 "start + index * step (folded when constant)"),
+    OPDEF("aten::__range_length", ks_range_length, EFF_PURE, 0, NULL, 3, 3, OPF_SCALAR,
+          "(int lo, int hi, int step) -> int", "len(range(lo, hi, step)); step 0 is an error"),
+    OPDEF("aten::__derive_index", ks_derive_index, EFF_PURE, 0, NULL, 3, 3, OPF_SCALAR,
+          "(int index, int start, int step) -> int", "start + index * step (a for loop's value)"),
     OPDEF_STRUCT("aten::is_autocast_enabled", EFF_PURE, 0, 0, "() -> bool", "false: no autocast"),
     OPDEF_STRUCT("aten::is_grad_enabled", EFF_PURE, 0, 0, "() -> bool", "false: inference, as under torch.no_grad()"),
     OPDEF_STRUCT("prim::requires_grad", EFF_PURE, 1, 1, "(Tensor a) -> bool", "false: inference"),

@@ -96,6 +96,20 @@ class IndexFromData(nn.Module):
         return s
 
 
+class SteppedRanges(nn.Module):
+    """range(start, stop, step) loops: the loop value is aten::__derive_index of the counter, at
+    run time; `not` of a run-time bool (aten::__not__) picks the rows; a reversed range."""
+
+    def forward(self, x):
+        s = torch.zeros_like(x[0])
+        for t in range(1, x.shape[0], 2):
+            if not bool(t > 2):
+                s = s + x[t] * t
+        for t in range(x.shape[0] - 1, -1, -1):
+            s = s * 0.5 + x[t]
+        return s
+
+
 def pos(*s):
     return lambda: [torch.rand(*s) + 0.1]
 
@@ -105,6 +119,7 @@ CASES = [
     dict(name="rtint_sum_cols", module=SumCols, inputs=pos(3, 5), format="json", method="script"),
     dict(name="rtint_narrow_windows", module=NarrowWindows, inputs=pos(5, 3), format="json", method="script"),
     dict(name="rtint_reverse_select", module=ReverseSelect, inputs=pos(4, 2), format="json", method="script"),
+    dict(name="rtint_stepped_ranges", module=SteppedRanges, inputs=pos(7, 3), format="json", method="script"),
     dict(name="rtint_write_rows", module=WriteRows, inputs=lambda: [torch.randn(4, 3)], format="json",
          method="script"),
     dict(name="rtint_add_into_input", module=AddIntoInput, inputs=lambda: [torch.randn(3, 4), torch.randn(3, 4)],

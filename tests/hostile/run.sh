@@ -208,20 +208,34 @@ mkdir -p "$tmp/sig"
 cd "$tmp/sig" || exit 1
 $PY "$here/gen_models.py" weights . big 1 16384 # 8 MiB of weights, written inline: seconds of output
 for s in TERM INT KILL; do
-  # a background job of a script starts with SIGINT ignored (mc then keeps it so): undo that
-  $PY -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
-    "$MC" compile big.json -o big.c --weights=inline &
-  pid=$!
-  # writing: a named temporary, or (Linux, O_TMPFILE) an unnamed one open in /proc/PID/fd
-  i=0
-  while [ $i -lt 400 ] && ! ls | grep -q 'tmp' && ! ls -l /proc/$pid/fd 2>/dev/null | grep -q 'deleted'; do
-    sleep 0.02
-    i=$((i + 1))
-  done
-  named=$(ls | grep -c 'tmp')
-  kill -$s $pid
-  wait $pid
-  rc=$?
+  # mc is watched from one process (no fork per poll: the write may take only a fraction of a
+  # second) and signalled as soon as it is seen writing: a named temporary in the folder, or
+  # (Linux, O_TMPFILE) an unnamed one open in /proc/PID/fd. SIGINT is reset to its default (a
+  # background job of a script starts with it ignored, and mc then keeps it so).
+  set -- $($PY - "$MC" "$s" <<'PYEOF'
+import os, signal, subprocess, sys, time
+mc, sig = sys.argv[1], getattr(signal, "SIG" + sys.argv[2])
+p = subprocess.Popen([mc, "compile", "big.json", "-o", "big.c", "--weights=inline"],
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+seen, named, t0 = 0, 0, time.monotonic()
+while time.monotonic() - t0 < 20 and p.poll() is None:
+    named = sum("tmp" in f for f in os.listdir("."))
+    try:
+        fds = [os.readlink("/proc/%d/fd/%s" % (p.pid, f)) for f in os.listdir("/proc/%d/fd" % p.pid)]
+    except OSError:
+        fds = []
+    if named or any(f.endswith("(deleted)") for f in fds):
+        seen = 1
+        break
+    time.sleep(0.001)
+if seen:
+    p.send_signal(sig)
+rc = p.wait()
+print(seen, named, 128 - rc if rc < 0 else rc)
+PYEOF
+)
+  seen=$1 named=$2 rc=$3
+  i=$((seen ? 0 : 400))
   if [ $i -ge 400 ]; then bad "SIG$s: the compile was never seen writing"
   elif [ $rc -lt 128 ]; then bad "SIG$s: exit status $rc"
   elif [ $s = KILL ] && [ "$named" -gt 0 ]; then ok # no O_TMPFILE here: SIGKILL cannot be cleaned up after

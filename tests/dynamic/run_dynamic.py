@@ -183,7 +183,7 @@ def build(case, d):
         return mod, None, ["compile: mc exited %d:\n%s" % (r.returncode, r.stdout[-3000:])]
     exe = os.path.join(d, "harness")
     inc = ["-I" + d, "-Wa,-I" + d, "-I" + os.path.join(ROOT, "runtime")]
-    r = run([CC, "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1"] + inc +
+    r = run([CC, "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1"] + run_e2e.SAN + inc +
             [src, os.path.join(HERE, "harness.c"), os.path.join(BUILD, "libmcrt.a"), "-lm", "-lpthread", "-o", exe])
     if r.returncode != 0:
         return mod, None, ["cc: %s" % r.stdout[-3000:]]

@@ -4,6 +4,7 @@
 #include "mc_runtime.h"
 
 #include <libtcc.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,19 @@ static const char jit_prelude[] =
 static const size_t jit_host_layout[] = {JIT_LAYOUT(JIT_VAL)};
 #define JIT_NLAYOUT (sizeof jit_host_layout / sizeof jit_host_layout[0])
 
+/* The kernels' scratch (k_thread.h: one static set under tcc, no thread-local storage) lives in
+ * the JIT's memory: its blocks are freed through this before the code goes (jit_free), or they
+ * would leak with it. Appended only when the tree-shaken kernels include the scratch. */
+static const char jit_scratch_marker[] = "kconv_scratch_set *kconv_scratch_set_get(int make)";
+static const char jit_scratch_release[] =
+    "void mc_jit_release_(void) {\n"
+    "  kconv_scratch_set *s = kconv_scratch_set_get(0);\n"
+    "  for (int k = 0; s && k < KCONV_SCRATCH_SLOTS; k++) {\n"
+    "    kconv_aligned_free(s->buf[k]);\n"
+    "    s->buf[k] = NULL; s->raw[k] = NULL; s->cap[k] = 0;\n"
+    "  }\n"
+    "}\n";
+
 typedef struct ErrSink {
   Diag *d;
 } ErrSink;
@@ -80,7 +94,9 @@ static char *jit_splice(const char *src, const char *header_name, const char *fi
   for (const char *p = src; at && p < at; p++) line += *p == '\n';
   size_t pre = at ? (size_t)(at - src) : 0, skip = at ? strlen(inc) : 0;
   const char *rest = src + pre + skip;
-  size_t cap = strlen(src) + sizeof jit_prelude + strlen(file_name) + 64 + 64 * JIT_NLAYOUT;
+  bool scratch = strstr(src, jit_scratch_marker) != NULL;
+  size_t cap = strlen(src) + sizeof jit_prelude + sizeof jit_scratch_release + strlen(file_name) + 64 +
+               64 * JIT_NLAYOUT;
   char *out = malloc(cap);
   if (!out) return NULL;
   size_t k = 0;
@@ -92,6 +108,7 @@ static char *jit_splice(const char *src, const char *header_name, const char *fi
   memcpy(out + k, rest, rl);
   k += rl;
   k += (size_t)snprintf(out + k, cap - k, "\nconst size_t mc_jit_layout_[] = {%s};\n", "" JIT_LAYOUT(JIT_STR));
+  if (scratch) snprintf(out + k, cap - k, "%s", jit_scratch_release);
   return out;
 }
 
@@ -144,6 +161,8 @@ void *jit_symbol(Jit *j, const char *name) { return tcc_get_symbol(j->s, name); 
 
 void jit_free(Jit *j) {
   if (!j) return;
+  void (*release)(void) = (void (*)(void))tcc_get_symbol(j->s, "mc_jit_release_");
+  if (release) release();
   tcc_delete(j->s);
   free(j);
 }

@@ -31,6 +31,9 @@ import mc_export  # noqa: E402
 
 MC = os.environ.get("MC", os.path.join(ROOT, "build", "mc"))
 BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build"))
+# the compiler and flags libmcrt.a was built with (make asan: clang, the sanitizers)
+CC = os.environ.get("CC", "cc")
+SAN = os.environ.get("SAN", "").split()
 
 
 class Counter(torch.nn.Module):
@@ -222,7 +225,7 @@ class StateTest(unittest.TestCase):
                     ' mc_find_output(m, "nope"), mc_find_input(m, "out.1.0"));\n'
                     '  mc_model_destroy(m);\n  return 0;\n}\n')
         exe = os.path.join(self.d, "drv")
-        r = subprocess.run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-I" + self.d,
+        r = subprocess.run([CC, "-std=c11", "-Wall", "-Wextra", "-Werror"] + SAN + ["-I" + self.d,
                             "-Wa,-I" + self.d, "-I" + os.path.join(ROOT, "runtime"), drv, src,
                             os.path.join(BUILD, "libmcrt.a"), "-lm", "-o", exe],
                            capture_output=True, text=True)

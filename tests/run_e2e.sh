@@ -27,6 +27,7 @@ sh tests/build/run.sh
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/shake/run.py
 # other targets (cross compilers + qemu-user): not repeated under the sanitizers
 [ -n "${SAN:-}" ] || MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/cross/run.py
+[ -n "${SAN:-}" ] || BUILD="${BUILD:-build}" sh tests/cross/neon.sh
 [ -n "${SAN:-}" ] || MC="${MC:-build/mc}" BUILD="${BUILD:-build}" PYTHON="$PYTHON" sh tests/baremetal/run.sh
 # the CUDA target: nvcc builds and the CPU emulation (not repeated under the sanitizers)
 [ -n "${SAN:-}" ] || MC="${MC:-build/mc}" BUILD="${BUILD:-build}" sh tests/cuda/run.sh

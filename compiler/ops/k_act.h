@@ -53,8 +53,8 @@ static inline double kconv_act_f(int act, double x, double lo, double hi) {
 /* ---- float32 math --------------------------------------------------------------------------
  * Evaluated in float, as PyTorch's own CPU kernels do (they use Sleef's 1-ULP functions), instead
  * of libm's double functions rounded once (LeNet-5 spent half its time in libm's tanh).
- * One algorithm, written once (KACT_GEN) for a scalar type and, where the target has AVX-512 or
- * AVX2+FMA, for a vector of KACT_VW floats. Every a*b+c is KACT_FMA: a fused multiply-add where
+ * One algorithm, written once (KACT_GEN) for a scalar type and, where the target has AVX-512,
+ * AVX2+FMA or aarch64 NEON, for a vector of KACT_VW floats. Every a*b+c is KACT_FMA: a fused multiply-add where
  * the target has one (vector and scalar alike), else a*b+c; so the vector loop, its tail and the
  * strided scalar path give the same bits in one build, and targets differ only in FMA rounding.
  *   exp: Cephes expf: n = round(x log2e) (the 1.5*2^23 trick), r = x - n ln2 in two parts
@@ -73,7 +73,7 @@ static inline double kconv_act_f(int act, double x, double lo, double hi) {
  * NaN in, NaN out; +-inf give PyTorch's values (silu(-inf) and gelu(-inf) are NaN there too).
  * Accuracy, max error in ULP of the float result against double libm (erfc for gelu, the exact
  * formula for gelu_tanh) over every 2^-12 step of [-20, 492) and 4M random floats of every
- * exponent, with FMA (AVX-512, AVX2, scalar with -mfma) / without (portable):
+ * exponent, with FMA (AVX-512, AVX2, aarch64 NEON, scalar with -mfma) / without (portable):
  *   exp 0.99 / 0.96, tanh 1.28 / 1.28, sigmoid 2.18 / 2.42, silu 2.23 / 2.23, erf 0.97 / 1.08,
  *   gelu 5.7 / 6.5 (all results above 1e-30), gelu_tanh 3.0 for x >= -1.3, then
  *   growing with |y| (20 at x = -3.7, 150 at x = -9 where it is 1e-30): y is rounded to float,
@@ -85,8 +85,15 @@ static inline double kconv_act_f(int act, double x, double lo, double hi) {
 #define KACT_VW 16
 #elif defined(__GNUC__) && !defined(__TINYC__) && defined(__AVX2__) && defined(__FMA__)
 #define KACT_VW 8
+#elif defined(__GNUC__) && !defined(__TINYC__) && defined(__ARM_NEON) && defined(__aarch64__) && \
+    !defined(MC_NO_SIMD)
+/* aarch64 NEON: 4 lanes, vfmaq_f32 (and fmadd in the scalar path: same bits as the lanes).
+ * Armv7 NEON has no vector divide or FMA and flushes denormals to zero, so its float32 math
+ * stays scalar. */
+#define KACT_VW 4
+#define KACT_NEON 1
 #endif
-#if defined(__GNUC__) && !defined(__TINYC__) && defined(__FMA__)
+#if defined(__GNUC__) && !defined(__TINYC__) && (defined(__FMA__) || defined(KACT_NEON))
 #define KACT_FMA_S(a, b, c) __builtin_fmaf(a, b, c)
 #else
 #define KACT_FMA_S(a, b, c) ((a) * (b) + (c))
@@ -107,14 +114,20 @@ static inline float kact_asf_s(int32_t i) {
 #define KACT_FMA_s(a, b, c) KACT_FMA_S(a, b, c)
 
 #ifdef KACT_VW
+#ifdef KACT_NEON
+#include <arm_neon.h>
+#else
 #include <immintrin.h>
+#endif
 typedef float kact_vf __attribute__((vector_size(KACT_VW * 4)));
 typedef int32_t kact_vi __attribute__((vector_size(KACT_VW * 4)));
 typedef float kact_vfu __attribute__((vector_size(KACT_VW * 4), aligned(4)));
 #if KACT_VW == 16
 #define KACT_FMA_v(a, b, c) ((kact_vf)_mm512_fmadd_ps((__m512)(a), (__m512)(b), (__m512)(c)))
-#else
+#elif KACT_VW == 8
 #define KACT_FMA_v(a, b, c) ((kact_vf)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))
+#else
+#define KACT_FMA_v(a, b, c) ((kact_vf)vfmaq_f32((float32x4_t)(c), (float32x4_t)(a), (float32x4_t)(b)))
 #endif
 static inline kact_vi kact_asi_v(kact_vf f) { return (kact_vi)f; }
 static inline kact_vf kact_asf_v(kact_vi i) { return (kact_vf)i; }
@@ -299,8 +312,40 @@ static inline void kact_run_f32(int f, float *y, int64_t sy, const float *x, int
   for (; i < n; i++) y[i * sy] = kact_apply_s(f, x[i * sx]);
 }
 
+#ifdef KACT_NEON
+/* y[i] = relu(x[i]) (act KCONV_ACT_RELU) or hardtanh(x[i], lo, hi) for i < n, float32 (y may
+ * be x), four lanes at a time: NaN passes, relu(-0) = +0, as the scalar loops of kconv_act_run. */
+static inline void kact_clamp_f32(int act, float lo, float hi, float *y, const float *x, int64_t n) {
+  int64_t i = 0;
+  const float32x4_t vl = vdupq_n_f32(lo), vh = vdupq_n_f32(hi), z = vdupq_n_f32(0.0f);
+  if (act == KCONV_ACT_RELU)
+    for (; i + 4 <= n; i += 4) {
+      float32x4_t v = vld1q_f32(x + i);
+      uint32x4_t m = vorrq_u32(vcgtq_f32(v, z), vmvnq_u32(vceqq_f32(v, v)));
+      vst1q_f32(y + i, vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(v), m)));
+    }
+  else
+    for (; i + 4 <= n; i += 4) {
+      float32x4_t v = vld1q_f32(x + i);
+      /* both tests on x: x < lo gives lo even when lo > hi, as the scalar loop */
+      float32x4_t r = vbslq_f32(vcgtq_f32(v, vh), vh, v);
+      vst1q_f32(y + i, vbslq_f32(vcltq_f32(v, vl), vl, r));
+    }
+  if (act == KCONV_ACT_RELU)
+    for (; i < n; i++) y[i] = x[i] > 0 || x[i] != x[i] ? x[i] : 0.0f;
+  else
+    for (; i < n; i++) y[i] = x[i] != x[i] ? x[i] : x[i] < lo ? lo : x[i] > hi ? hi : x[i];
+}
+#endif
+
 /* p[i * s] = act(p[i * s]) for i < n (float32). */
 static inline void kconv_act_run(int act, double lo, double hi, float *p, int64_t n, int64_t s) {
+#ifdef KACT_NEON
+  if ((act == KCONV_ACT_RELU || act == KCONV_ACT_HARDTANH) && s == 1) {
+    kact_clamp_f32(act, (float)lo, (float)hi, p, p, n);
+    return;
+  }
+#endif
   if (act == KCONV_ACT_RELU && s == 1) {
     for (int64_t i = 0; i < n; i++) p[i] = p[i] > 0 || p[i] != p[i] ? p[i] : 0.0f;
   } else if (act == KCONV_ACT_HARDTANH && s == 1) {
@@ -308,9 +353,13 @@ static inline void kconv_act_run(int act, double lo, double hi, float *p, int64_
     for (int64_t i = 0; i < n; i++) p[i] = p[i] != p[i] ? p[i] : p[i] < l ? l : p[i] > h ? h : p[i];
   } else if (kact_has_f32(act)) {
     kact_run_f32(act, p, s, p, s, n);
-  } else if (act != KCONV_ACT_NONE) {
-    for (int64_t i = 0; i < n; i++) p[i * s] = (float)kconv_act_f(act, p[i * s], lo, hi);
-  }
+  } else if (act == KCONV_ACT_RELU || act == KCONV_ACT_HARDTANH) { /* strided: float32 alone too */
+    float l = (float)lo, h = (float)hi;
+    for (int64_t i = 0; i < n; i++) {
+      float v = p[i * s];
+      p[i * s] = v != v ? v : act == KCONV_ACT_RELU ? (v > 0 ? v : 0.0f) : v < l ? l : v > h ? h : v;
+    }
+  } /* every code is one of these or none: the double math (kconv_act_f) is not linked */
 }
 
 /* Parses the (act, a, b) arguments of the fused ops; a, b are hardtanh's bounds. */

@@ -20,10 +20,23 @@
  * 14x14 planes those cost more than the interior). Padding taps add w * 0, as PyTorch's
  * padded convolution does. Elsewhere the portable row-accumulating loop, which compilers
  * vectorise themselves. Channels are split across threads (each channel's arithmetic is the
- * same on any thread). */
+ * same on any thread). NEON targets (aarch64, Armv7 -mfpu=neon) take the fast path too. */
 #if defined(KCONV_VW) && (KCONV_VW == 16 || KCONV_VW == 8)
 #define KCONV_DW_VEC KCONV_VW
 #define KCONV_DW_MAXR 5
+#elif defined(KCONV_NEON)
+/* NEON (k_gemm.h): four columns per q register, stride 2 de-interleaved by vld2q; the last
+ * OW % 4 columns are scalar with the lanes' arithmetic (KCONV_DW_FMA_S), so every output of a
+ * row gets the same bits */
+#define KCONV_DW_VEC 4
+#define KCONV_DW_MAXR 5
+#if defined(__aarch64__)
+#define KCONV_DW_FMA(acc, w, x) vfmaq_f32(acc, w, x)
+#define KCONV_DW_FMA_S(acc, w, x) __builtin_fmaf(w, x, acc)
+#else /* Armv7: vmla rounds the product, then the sum */
+#define KCONV_DW_FMA(acc, w, x) vmlaq_f32(acc, w, x)
+#define KCONV_DW_FMA_S(acc, w, x) ((acc) + (w) * (x))
+#endif
 #endif
 
 typedef struct kconv_dw_job {
@@ -192,6 +205,56 @@ static inline __attribute__((always_inline)) void kconv_dw_plane(const kconv_dw_
       _mm512_mask_storeu_ps(dst + ow, m, kconv_dw_act16(acc, act, vlo, vhi));
     }
     if (!in_regs) kconv_act_run(act, alo, ahi, dst, OW, 1);
+  }
+#elif KCONV_DW_VEC == 4
+  float32x4_t wv[KCONV_DW_MAXR * 5];
+  for (int i = 0; i < KH * K; i++) wv[i] = vdupq_n_f32(wc[i]);
+  const float32x4_t vb = vdupq_n_f32(bias), vlo = vdupq_n_f32(alo), vhi = vdupq_n_f32(ahi);
+  const float32x4_t zero = vdupq_n_f32(0.0f);
+  for (int64_t oh = 0; oh < OH; oh++) {
+    float *dst = yc + oh * OW;
+    const float *row = xp + oh * SH * PW;
+    int64_t ow = 0;
+    for (; ow + 4 <= OW; ow += 4) {
+      float32x4_t acc = vb;
+      const float *s = row + ow * S;
+      for (int r = 0; r < KH; r++, s += PW) {
+        if (S == 1) {
+          for (int kw = 0; kw < K; kw++) acc = KCONV_DW_FMA(acc, wv[r * K + kw], vld1q_f32(s + kw));
+          continue;
+        }
+        /* vld2q at s + o: taps o (even) and o + 1 (odd elements); with K odd the last tap is
+         * the odd elements at K - 2, so no load reaches past the last column's window */
+        for (int kw = 0; kw < K; kw += 2) {
+          if (kw + 1 < K) {
+            float32x4x2_t v = vld2q_f32(s + kw);
+            acc = KCONV_DW_FMA(acc, wv[r * K + kw], v.val[0]);
+            acc = KCONV_DW_FMA(acc, wv[r * K + kw + 1], v.val[1]);
+          } else {
+            acc = KCONV_DW_FMA(acc, wv[r * K + kw], vld2q_f32(s + kw - 1).val[1]);
+          }
+        }
+      }
+      if (act == KCONV_ACT_RELU) {
+        uint32x4_t m = vorrq_u32(vcgtq_f32(acc, zero), vmvnq_u32(vceqq_f32(acc, acc)));
+        acc = vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(acc), m));
+      } else if (act == KCONV_ACT_HARDTANH) {
+        acc = vbslq_f32(vcltq_f32(acc, vlo), vlo, vbslq_f32(vcgtq_f32(acc, vhi), vhi, acc));
+      }
+      vst1q_f32(dst + ow, acc);
+    }
+    int64_t tail = ow;
+    for (; ow < OW; ow++) {
+      float acc = bias;
+      const float *s = row + ow * S;
+      for (int r = 0; r < KH; r++)
+        for (int kw = 0; kw < K; kw++) acc = KCONV_DW_FMA_S(acc, wc[r * K + kw], s[r * PW + kw]);
+      dst[ow] = acc;
+    }
+    if (act == KCONV_ACT_RELU || act == KCONV_ACT_HARDTANH)
+      kconv_act_run(act, alo, ahi, dst + tail, OW - tail, 1);
+    else if (act != KCONV_ACT_NONE)
+      kconv_act_run(act, alo, ahi, dst, OW, 1);
   }
 #else
   __m256 wv[KCONV_DW_MAXR * 5];

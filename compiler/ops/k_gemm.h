@@ -51,8 +51,9 @@ static inline void kconv_range(int64_t nin, int64_t nout, int64_t s, int64_t p, 
  * BLIS: an NR-wide B micro-panel stays in L1, an MC x KC block of A in L2, a KC x NC panel of B
  * in L2/L3. The tile is written with GCC/clang vector extensions when the target has AVX-512
  * (12 x 32: 24 zmm accumulators) or AVX2 (6 x 16: 12 ymm accumulators), chosen at compile time
- * from the -m flags (-march=native); elsewhere (and under tcc) it is portable scalar C that
- * compilers still vectorise. The linalg family's kl_sgemm runs on this same core (k_linalg.h
+ * from the -m flags (-march=native), and with arm_neon.h intrinsics on Arm NEON targets
+ * (aarch64 12 x 8, Armv7 -mfpu=neon 4 x 8; -DMC_NO_SIMD keeps the portable tile there);
+ * elsewhere (and under tcc) it is portable scalar C that compilers still vectorise. The linalg family's kl_sgemm runs on this same core (k_linalg.h
  * includes this header; the paste order of generated C puts k_conv.h first). */
 #if defined(__GNUC__) && !defined(__TINYC__) && defined(__AVX512F__)
 #define KCONV_VW 16
@@ -62,6 +63,16 @@ static inline void kconv_range(int64_t nin, int64_t nout, int64_t s, int64_t p, 
 #define KCONV_VW 8
 #define KCONV_MR 6
 #define KCONV_NV 2
+#elif defined(__GNUC__) && !defined(__TINYC__) && defined(__ARM_NEON) && !defined(MC_NO_SIMD)
+/* Arm NEON (aarch64; Armv7 with -mfpu=neon): arm_neon.h intrinsics, see kconv_micro */
+#include <arm_neon.h>
+#define KCONV_NEON 1
+#if defined(__aarch64__)
+#define KCONV_MR 12
+#else
+#define KCONV_MR 4
+#endif
+#define KCONV_NR 8
 #else
 #define KCONV_MR 6
 #endif
@@ -79,7 +90,7 @@ typedef int kconv_vi __attribute__((vector_size(KCONV_VW * 4)));
 #define KCONV_FMA(x, y, acc) ((kconv_vf)_mm256_fmadd_ps((__m256)(x), (__m256)(y), (__m256)(acc)))
 #define KCONV_SET1(f) ((kconv_vf)_mm256_set1_ps(f))
 #endif
-#else
+#elif !defined(KCONV_NEON)
 #define KCONV_NR 16
 #endif
 #ifndef KCONV_KC
@@ -229,6 +240,108 @@ static inline int kconv_micro(int64_t kc, const float *restrict ap, int64_t as,
   float t[KCONV_MR * KCONV_NR];
   for (int i = 0; i < KCONV_MR; i++)
     for (int v = 0; v < KCONV_NV; v++) *(kconv_vfu *)(t + i * KCONV_NR + v * KCONV_VW) = c[i][v];
+  kconv_tile_store(t, cp, rsc, csc, mr, nr, alpha, over);
+  return 0;
+}
+#elif defined(KCONV_NEON)
+/* The NEON register tile. aarch64: 12 x 8, 24 accumulators (two q registers per row), each
+ * k step three loads of A and two of B, every multiply-add by a lane of A (fmla by element),
+ * fused like the AVX tiles. Armv7: 4 x 8 in 8 of its 16 q registers, vmla by a lane of A: not
+ * fused (product rounded, then sum), so each element's chain is the portable tile's a * b + c,
+ * except that Armv7 NEON flushes denormal inputs and results to zero. Either way each element
+ * of C is one chain over k in order (no reordered sums); the finished tile goes through the
+ * same register epilogue as the AVX tiles. */
+#if defined(__aarch64__)
+#define KCONV_NEON_FMA(c, b, a, l) vfmaq_laneq_f32(c, b, a, l)
+#endif
+/* r = alpha * acc (over) or o + alpha * acc, then (fe) bias and relu / hardtanh as the scalar
+ * epilogue computes them (acc + b; NaN passes; relu(-0) = +0) */
+static inline void kconv_neon_out(float *o, float32x4_t r, float32x4_t va, int over, int fe,
+                                  int act, const float *bias_col, float bias_row, int hb,
+                                  float32x4_t lo, float32x4_t hi) {
+  r = vmulq_f32(va, r);
+  if (!over) r = vaddq_f32(vld1q_f32(o), r);
+  if (fe) {
+    if (hb) r = vaddq_f32(r, bias_col ? vld1q_f32(bias_col) : vdupq_n_f32(bias_row));
+    if (act == KCONV_ACT_RELU) {
+      uint32x4_t m = vorrq_u32(vcgtq_f32(r, vdupq_n_f32(0.0f)), vmvnq_u32(vceqq_f32(r, r)));
+      r = vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(r), m));
+    } else if (act == KCONV_ACT_HARDTANH) {
+      r = vbslq_f32(vcltq_f32(r, lo), lo, vbslq_f32(vcgtq_f32(r, hi), hi, r));
+    }
+  }
+  vst1q_f32(o, r);
+}
+
+static inline int kconv_micro(int64_t kc, const float *restrict ap, int64_t as,
+                              const float *restrict bp, int64_t bs, float *restrict cp,
+                              int64_t rsc, int64_t csc, int64_t mr, int64_t nr, float alpha,
+                              int over, const kconv_epi *e, int64_t i0, int64_t j0) {
+  float32x4_t c[KCONV_MR][2];
+  if (csc == 1)
+    for (int i = 0; i < KCONV_MR && i < mr; i++) __builtin_prefetch(cp + i * rsc, 1);
+  {
+    const float32x4_t z = vdupq_n_f32(0.0f);
+#if defined(__aarch64__)
+    /* named accumulators: the tile stays in registers at -O1 as well */
+    float32x4_t c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z;
+    float32x4_t c40 = z, c41 = z, c50 = z, c51 = z, c60 = z, c61 = z, c70 = z, c71 = z;
+    float32x4_t c80 = z, c81 = z, c90 = z, c91 = z, ca0 = z, ca1 = z, cb0 = z, cb1 = z;
+    for (int64_t p = 0; p < kc; p++) {
+      const float *a = ap + p * as, *b = bp + p * bs;
+      float32x4_t b0 = vld1q_f32(b), b1 = vld1q_f32(b + 4);
+      float32x4_t a0 = vld1q_f32(a), a1 = vld1q_f32(a + 4), a2 = vld1q_f32(a + 8);
+      c00 = KCONV_NEON_FMA(c00, b0, a0, 0); c01 = KCONV_NEON_FMA(c01, b1, a0, 0);
+      c10 = KCONV_NEON_FMA(c10, b0, a0, 1); c11 = KCONV_NEON_FMA(c11, b1, a0, 1);
+      c20 = KCONV_NEON_FMA(c20, b0, a0, 2); c21 = KCONV_NEON_FMA(c21, b1, a0, 2);
+      c30 = KCONV_NEON_FMA(c30, b0, a0, 3); c31 = KCONV_NEON_FMA(c31, b1, a0, 3);
+      c40 = KCONV_NEON_FMA(c40, b0, a1, 0); c41 = KCONV_NEON_FMA(c41, b1, a1, 0);
+      c50 = KCONV_NEON_FMA(c50, b0, a1, 1); c51 = KCONV_NEON_FMA(c51, b1, a1, 1);
+      c60 = KCONV_NEON_FMA(c60, b0, a1, 2); c61 = KCONV_NEON_FMA(c61, b1, a1, 2);
+      c70 = KCONV_NEON_FMA(c70, b0, a1, 3); c71 = KCONV_NEON_FMA(c71, b1, a1, 3);
+      c80 = KCONV_NEON_FMA(c80, b0, a2, 0); c81 = KCONV_NEON_FMA(c81, b1, a2, 0);
+      c90 = KCONV_NEON_FMA(c90, b0, a2, 1); c91 = KCONV_NEON_FMA(c91, b1, a2, 1);
+      ca0 = KCONV_NEON_FMA(ca0, b0, a2, 2); ca1 = KCONV_NEON_FMA(ca1, b1, a2, 2);
+      cb0 = KCONV_NEON_FMA(cb0, b0, a2, 3); cb1 = KCONV_NEON_FMA(cb1, b1, a2, 3);
+    }
+    c[0][0] = c00, c[0][1] = c01, c[1][0] = c10, c[1][1] = c11, c[2][0] = c20, c[2][1] = c21;
+    c[3][0] = c30, c[3][1] = c31, c[4][0] = c40, c[4][1] = c41, c[5][0] = c50, c[5][1] = c51;
+    c[6][0] = c60, c[6][1] = c61, c[7][0] = c70, c[7][1] = c71, c[8][0] = c80, c[8][1] = c81;
+    c[9][0] = c90, c[9][1] = c91, c[10][0] = ca0, c[10][1] = ca1, c[11][0] = cb0, c[11][1] = cb1;
+#else
+    float32x4_t c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z;
+    for (int64_t p = 0; p < kc; p++) {
+      const float *a = ap + p * as, *b = bp + p * bs;
+      float32x4_t b0 = vld1q_f32(b), b1 = vld1q_f32(b + 4), a0 = vld1q_f32(a);
+      float32x2_t al = vget_low_f32(a0), ah = vget_high_f32(a0);
+      c00 = vmlaq_lane_f32(c00, b0, al, 0); c01 = vmlaq_lane_f32(c01, b1, al, 0);
+      c10 = vmlaq_lane_f32(c10, b0, al, 1); c11 = vmlaq_lane_f32(c11, b1, al, 1);
+      c20 = vmlaq_lane_f32(c20, b0, ah, 0); c21 = vmlaq_lane_f32(c21, b1, ah, 0);
+      c30 = vmlaq_lane_f32(c30, b0, ah, 1); c31 = vmlaq_lane_f32(c31, b1, ah, 1);
+    }
+    c[0][0] = c00, c[0][1] = c01, c[1][0] = c10, c[1][1] = c11;
+    c[2][0] = c20, c[2][1] = c21, c[3][0] = c30, c[3][1] = c31;
+#endif
+  }
+  if (mr == KCONV_MR && nr == KCONV_NR && csc == 1) {
+    int fe = e && (e->act == KCONV_ACT_NONE || e->act == KCONV_ACT_RELU || e->act == KCONV_ACT_HARDTANH);
+    int act = fe ? e->act : KCONV_ACT_NONE, hb = fe && e->bias, rows = hb && e->bias_rows;
+    float32x4_t va = vdupq_n_f32(alpha);
+    float32x4_t lo = vdupq_n_f32(fe ? (float)e->lo : 0.0f), hi = vdupq_n_f32(fe ? (float)e->hi : 0.0f);
+    for (int i = 0; i < KCONV_MR; i++) {
+      float *o = cp + i * rsc;
+      float br = rows ? e->bias[i0 + i] : 0.0f;
+      const float *bc = hb && !rows ? e->bias + j0 : NULL;
+      kconv_neon_out(o, c[i][0], va, over, fe, act, bc, br, hb, lo, hi);
+      kconv_neon_out(o + 4, c[i][1], va, over, fe, act, bc ? bc + 4 : NULL, br, hb, lo, hi);
+    }
+    return fe;
+  }
+  float t[KCONV_MR * KCONV_NR];
+  for (int i = 0; i < KCONV_MR; i++) {
+    vst1q_f32(t + i * KCONV_NR, c[i][0]);
+    vst1q_f32(t + i * KCONV_NR + 4, c[i][1]);
+  }
   kconv_tile_store(t, cp, rsc, csc, mr, nr, alpha, over);
   return 0;
 }

@@ -127,6 +127,12 @@ static inline void mck_ew_un_row_f32(int op, float *po, const float *px, int64_t
   int f = mck_ew_kact(op);
   if (f >= 0) {
     kact_run_f32(f, po, 1, px, 1, n);
+#ifdef KACT_NEON
+  } else if (op == MCK_EW_RELU) { /* k_act.h's NEON loops: the same values as mck_ew_un_f's */
+    kact_clamp_f32(KCONV_ACT_RELU, 0.0f, 0.0f, po, px, n);
+  } else if (op == MCK_EW_HARDTANH || op == MCK_EW_RELU6) {
+    kact_clamp_f32(KCONV_ACT_HARDTANH, (float)p->a, (float)p->b, po, px, n);
+#endif
   } else if (op == MCK_EW_RELU) {
     for (int64_t k = 0; k < n; k++) po[k] = px[k] > 0 || px[k] != px[k] ? px[k] : 0.0f;
   } else if (op == MCK_EW_COPY) {

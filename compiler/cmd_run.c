@@ -398,8 +398,15 @@ static bool run_interp(Run *r, Graph *g, const char *passes) {
   for (int i = 0; ok && i < n; i++) {
     const Value *v = g->top->params[first + i];
     const Type *t = v->type;
-    if (t->kind == TY_TENSOR && t->dtype != DT_UNDEF && t->ndim >= 0)
-      ok = check_input(r, i, v->name, t->dtype, t->ndim, t->shape);
+    if (t->kind == TY_TENSOR && t->dtype != DT_UNDEF && t->ndim >= 0 && t->ndim <= IR_MAX_DIMS) {
+      int64_t want[IR_MAX_DIMS]; /* an extent that follows a Dim: any size (the interpreter checks its bounds) */
+      for (int k = 0; k < t->ndim; k++) {
+        want[k] = t->shape[k];
+        for (int j = 0; j < g->ndims; j++)
+          if (g->dims[j].value == v && g->dims[j].axis == k) want[k] = -1;
+      }
+      ok = check_input(r, i, v->name, t->dtype, t->ndim, want);
+    }
     ts[i].dtype = r->in[i].dtype;
     ts[i].ndim = r->in[i].ndim;
     memcpy(ts[i].shape, r->in[i].shape, sizeof ts[i].shape);

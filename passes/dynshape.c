@@ -5,9 +5,17 @@
  * the list of its elements' values; a kernel node the outputs its kernel computes in meta mode
  * from its inputs' values. Where every input has a value (scalars, and small tensors with data
  * such as prim::NumToTensor of a size), a pure kernel also runs for real, so sizes computed from
- * sizes (`x.view(x.size(0) * 2, -1)`) are known. Nested blocks are not walked: a graph with
- * dynamic extents and control flow is refused (the C backend has no run-time shapes for
- * construct state yet). */
+ * sizes (`x.view(x.size(0) * 2, -1)`) are known.
+ *
+ * Control flow: a prim::If whose condition is known at this assignment walks the branch taken
+ * (its kernels' errors are errors) and then the other one quietly (its values still get sizes
+ * for the plan; a kernel that refuses them stops only that walk: the branch is not taken at these
+ * sizes); on a condition known only at run time both branches are walked quietly. The outputs
+ * take the taken branch's results (else the first branch that got through), and the bytes of the
+ * largest. A prim::Loop's body is walked once, its carried values at their initial values and the
+ * iteration count unknown (0 stands for it), and every carried tensor must come out of it with
+ * the shape it went in with (infer checked this at the example's sizes). Every tensor in a block,
+ * and every output of a prim::If or prim::Loop, counts as a run-time shape. */
 #include "dynshape.h"
 
 #include "ops/ops.h"
@@ -32,6 +40,7 @@ typedef struct Eval {
   Arena *ar;
   mck_arg *vals; /* by value id; kind 0 with known 0: no value */
   bool *known;   /* the value is fully known (scalars, tensors with data) */
+  size_t *bytes; /* by value id: the largest byte size a tensor value took in this walk */
   int nvalues;
   int cfg;
   Diag *d;
@@ -109,10 +118,24 @@ static void eval_out_arg(Eval *e, const Value *v, mck_arg *a) {
   }
 }
 
+static size_t arg_bytes(const mck_arg *a) {
+  if (a->kind != MCK_TENSOR || !a->u.t) return 0;
+  int64_t numel = mck_numel(a->u.t);
+  size_t es = mck_dtype_size(a->u.t->dtype);
+  if (numel < 0) return SIZE_MAX;
+  if (numel > 0 && (uint64_t)numel > (uint64_t)SIZE_MAX / es) return SIZE_MAX;
+  return (size_t)numel * es;
+}
+
+static void eval_grow(Eval *e, const Value *v, size_t bytes) {
+  if (v->id >= 0 && v->id < e->nvalues && bytes > e->bytes[v->id]) e->bytes[v->id] = bytes;
+}
+
 static void eval_set(Eval *e, const Value *v, const mck_arg *a, bool known) {
   if (v->id < 0 || v->id >= e->nvalues) return;
   e->vals[v->id] = *a;
   e->known[v->id] = known;
+  eval_grow(e, v, arg_bytes(a));
 }
 
 static const char *cfg_name(int cfg) { return cfg == DYN_MAX ? "max" : cfg == DYN_MIN ? "min" : "example"; }
@@ -219,7 +242,91 @@ static void eval_list(Eval *e, const Node *n) {
   eval_set(e, v, &a, known);
 }
 
-/* Walks the top block up to (not including) `stop`, or all of it. */
+static void eval_block(Eval *e, const Block *b, const Node *stop);
+
+/* Walks block b with errors counted but not reported; returns whether it got through. */
+static bool eval_block_quiet(Eval *e, const Block *b) {
+  Diag quiet, *d = e->d;
+  int errs = e->errs;
+  diag_init(&quiet);
+  quiet.max_errors = 0; /* nothing printed */
+  e->d = &quiet;
+  e->errs = 0;
+  eval_block(e, b, NULL);
+  bool ok = e->errs == 0;
+  e->d = d;
+  e->errs = errs;
+  return ok;
+}
+
+static void eval_if(Eval *e, const Node *n) {
+  const Value *c = n->inputs[0];
+  int taken = -1;
+  bool got[2] = {false, false};
+  if (n->nblocks != 2 || n->ninputs < 1) {
+    diag_error(e->d, n->loc, "malformed prim::If");
+    e->errs++;
+    return;
+  }
+  if (e->known[c->id] && e->vals[c->id].kind != MCK_TENSOR && e->vals[c->id].kind != MCK_UNKNOWN) {
+    taken = e->vals[c->id].u.i ? 0 : 1;
+    eval_block(e, n->blocks[taken], NULL);
+    if (e->errs) return;
+    got[taken] = true;
+    got[1 - taken] = eval_block_quiet(e, n->blocks[1 - taken]);
+  } else {
+    for (int k = 0; k < 2; k++) got[k] = eval_block_quiet(e, n->blocks[k]);
+  }
+  int from = taken >= 0 ? taken : got[0] ? 0 : got[1] ? 1 : -1;
+  for (int i = 0; i < n->noutputs && i < n->blocks[0]->nrets && i < n->blocks[1]->nrets; i++) {
+    if (from >= 0) {
+      const Value *r = n->blocks[from]->rets[i];
+      eval_set(e, n->outputs[i], &e->vals[r->id], e->known[r->id] && taken >= 0);
+    }
+    for (int k = 0; k < 2; k++)
+      if (got[k]) eval_grow(e, n->outputs[i], e->bytes[n->blocks[k]->rets[i]->id]);
+  }
+}
+
+static bool same_shape(const mck_arg *a, const mck_arg *b) {
+  if (a->kind != MCK_TENSOR || b->kind != MCK_TENSOR) return a->kind == b->kind;
+  if (!a->u.t || !b->u.t || a->u.t->ndim != b->u.t->ndim) return false;
+  for (int i = 0; i < a->u.t->ndim; i++)
+    if (a->u.t->shape[i] != b->u.t->shape[i]) return false;
+  return true;
+}
+
+static void eval_loop(Eval *e, const Node *n) {
+  const Block *body = n->nblocks == 1 ? n->blocks[0] : NULL;
+  int nc = n->ninputs - 2;
+  if (!body || nc < 0 || body->nparams != nc + 1 || body->nrets != nc + 1 || n->noutputs != nc) {
+    diag_error(e->d, n->loc, "malformed prim::Loop");
+    e->errs++;
+    return;
+  }
+  mck_arg it;
+  memset(&it, 0, sizeof it);
+  it.kind = MCK_INT; /* the iteration count is not known: 0 stands for it */
+  eval_set(e, body->params[0], &it, false);
+  for (int k = 0; k < nc; k++) {
+    const Value *init = n->inputs[k + 2];
+    eval_set(e, body->params[k + 1], &e->vals[init->id], false);
+  }
+  eval_block(e, body, NULL);
+  if (e->errs) return;
+  for (int k = 0; k < nc; k++) {
+    const Value *p = body->params[k + 1], *r = body->rets[k + 1];
+    if (p->type->kind == TY_TENSOR && !same_shape(&e->vals[p->id], &e->vals[r->id])) {
+      eval_fail(e, n, "a loop-carried tensor comes out of an iteration with another shape than it went in with");
+      return;
+    }
+    eval_grow(e, p, e->bytes[r->id]);
+    eval_set(e, n->outputs[k], &e->vals[p->id], false);
+    eval_grow(e, n->outputs[k], e->bytes[p->id]);
+  }
+}
+
+/* Walks block b up to (not including) `stop`, or all of it. */
 static void eval_block(Eval *e, const Block *b, const Node *stop) {
   for (const Node *n = b->first; n && n != stop && !e->errs; n = n->next) {
     const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
@@ -229,6 +336,10 @@ static void eval_block(Eval *e, const Block *b, const Node *stop) {
       eval_set(e, n->outputs[0], &a, k);
     } else if (ir_node_is(n, "prim::ListConstruct")) {
       eval_list(e, n);
+    } else if (ir_node_is(n, "prim::If")) {
+      eval_if(e, n);
+    } else if (ir_node_is(n, "prim::Loop")) {
+      eval_loop(e, n);
     } else if (n->nblocks > 0) {
       diag_error(e->d, n->loc, "'%s' in a graph with dynamic shapes (Dims) is not supported by the C backend yet",
                  n->kind);
@@ -255,6 +366,8 @@ static int eval_graph(Graph *g, int cfg, const Node *stop, Eval *e, Diag *d) {
   memset(e->vals, 0, sizeof(mck_arg) * (size_t)e->nvalues);
   for (int i = 0; i < e->nvalues; i++) e->vals[i].kind = MCK_UNKNOWN; /* values not computed */
   memset(e->known, 0, sizeof(bool) * (size_t)e->nvalues);
+  e->bytes = arena_alloc(e->ar, sizeof(size_t) * (size_t)e->nvalues);
+  memset(e->bytes, 0, sizeof(size_t) * (size_t)e->nvalues);
   e->cfg = cfg;
   e->d = d;
   const Block *top = g->top;
@@ -305,6 +418,19 @@ static bool same_arg(const mck_arg *a, const mck_arg *b, bool ka, bool kb) {
   return a->u.i == b->u.i;
 }
 
+/* Propagates `varies` from inputs to outputs through block b; inside control flow (`nested`)
+ * every value varies: a branch or an iteration may give it another shape at each run. */
+static void mark_varies(const Block *b, DynInfo *info, bool nested) {
+  for (int i = 0; nested && i < b->nparams; i++) info->varies[b->params[i]->id] = 1;
+  for (const Node *n = b->first; n; n = n->next) {
+    bool v = nested || n->nblocks > 0;
+    for (int i = 0; i < n->ninputs; i++) v |= info->varies[n->inputs[i]->id] != 0;
+    for (int k = 0; k < n->nblocks; k++) mark_varies(n->blocks[k], info, true);
+    if (v)
+      for (int i = 0; i < n->noutputs; i++) info->varies[n->outputs[i]->id] = 1;
+  }
+}
+
 int dyn_analyse(Graph *g, DynInfo *info, Diag *d) {
   memset(info, 0, sizeof *info);
   info->nvalues = g->next_value_id + 1;
@@ -321,12 +447,8 @@ int dyn_analyse(Graph *g, DynInfo *info, Diag *d) {
   for (int id = 0; !errs && id < info->nvalues; id++) {
     for (int c = 0; c < DYN_NCFG; c++) {
       const mck_arg *a = &ev[c].vals[id];
+      if (ev[c].bytes[id] > info->bytes[id]) info->bytes[id] = ev[c].bytes[id];
       if (a->kind == MCK_TENSOR && a->u.t) {
-        int64_t numel = mck_numel(a->u.t);
-        size_t es = mck_dtype_size(a->u.t->dtype);
-        size_t bytes = numel > 0 && (uint64_t)numel <= (uint64_t)SIZE_MAX / es ? (size_t)numel * es : 0;
-        if (numel < 0 || (numel > 0 && bytes == 0)) bytes = SIZE_MAX;
-        if (bytes > info->bytes[id]) info->bytes[id] = bytes;
         if (c == DYN_MAX)
           for (int k = 0; k < a->u.t->ndim && k < IR_MAX_DIMS; k++) info->max_shape[id][k] = a->u.t->shape[k];
       }
@@ -334,12 +456,7 @@ int dyn_analyse(Graph *g, DynInfo *info, Diag *d) {
     }
   }
   /* a value computed from one that varies varies too (a coincidence of sizes is not a proof) */
-  for (const Node *n = g->top->first; !errs && n; n = n->next) {
-    bool v = false;
-    for (int i = 0; i < n->ninputs; i++) v |= info->varies[n->inputs[i]->id] != 0;
-    if (v)
-      for (int i = 0; i < n->noutputs; i++) info->varies[n->outputs[i]->id] = 1;
-  }
+  if (!errs) mark_varies(g->top, info, false);
   for (int c = 0; c < done; c++) arena_free(ev[c].ar);
   return errs;
 }

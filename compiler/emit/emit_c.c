@@ -539,6 +539,13 @@ static const char dyn_helpers[] =
   "    memcpy(slot + it.off[0] * (int64_t)es, (const char *)t->data + it.off[1] * (int64_t)es, es);\n"
   "  *t = d;\n"
   "}\n"
+  "/* A control-flow state (a prim::If output, a loop-carried tensor) takes src's shape in its slot. */\n"
+  "static MCK_UNUSED int mc_dyn_take_(mck_tensor *t, const mck_tensor *src, char *slot, int64_t cap, char *err,\n"
+  "                                   const char *where) {\n"
+  "  t->ndim = src->ndim;\n"
+  "  for (int i = 0; i < src->ndim; i++) t->shape[i] = src->shape[i];\n"
+  "  return mc_dyn_place_(t, slot, cap, err, where);\n"
+  "}\n"
   "static MCK_UNUSED void mc_dyn_out_(mc_io_desc *d, const mck_tensor *t) {\n"
   "  for (int i = 0; i < t->ndim && i < MC_MAX_DIMS; i++) {\n"
   "    d->shape[i] = t->shape[i];\n"
@@ -730,6 +737,13 @@ static void emit_store(Emitter *e, const Value *to, const Value *r, const Node *
   if (to->type->kind == TY_TENSOR) {
     char dst[32];
     snprintf(dst, sizeof dst, "t_%d", to->id);
+    if (e->dyn && r->type->kind == TY_TENSOR && !ir_is_constant(r)) { /* the state takes r's shape of this run */
+      const Storage *s = &e->plan.st[to->id];
+      fprintf(e->c, "  if (mc_dyn_take_(&t_%d, &t_%d, arena + %zu, %s, err, ", to->id, r->id, s->offset,
+              i64_lit((int64_t)s->bytes));
+      put_loc_string(e, at);
+      fputs(")) return -3; /* MC_ESHAPE */\n", e->c);
+    }
     emit_copy(e, dst, r, at);
   } else {
     fprintf(e->c, "  s_%d = ", to->id);

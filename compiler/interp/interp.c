@@ -620,6 +620,30 @@ static void flatten(const RVal *v, OutVec *o) {
 }
 
 /* ---- entry points ------------------------------------------------------------------------ */
+/* The Dim extent `axis` of graph input p follows (docs/dynamic.md), or NULL. */
+static const IrDim *input_dim(const Graph *g, const Value *p, int axis) {
+  for (int k = 0; k < g->ndims; k++)
+    if (g->dims[k].value == p && g->dims[k].axis == axis) return &g->dims[k];
+  return NULL;
+}
+
+/* Inputs whose extents share a Dim must be bound with one size. */
+static int check_shared_dims(Interp *in) {
+  const Graph *g = in->g;
+  for (int a = 0; a < g->ndims; a++)
+    for (int b = 0; b < a; b++) {
+      const IrDim *x = &g->dims[a], *y = &g->dims[b];
+      const RVal *vx = &in->env[x->value->id], *vy = &in->env[y->value->id];
+      if (strcmp(x->name, y->name) || vx->kind != RV_TENSOR || vy->kind != RV_TENSOR || x->axis >= vx->t.ndim ||
+          y->axis >= vy->t.ndim || vx->t.shape[x->axis] == vy->t.shape[y->axis])
+        continue;
+      return fail(in, NULL, "Dim '%s' is %lld in %%%s (dim %d) but %lld in %%%s (dim %d)", x->name,
+                  (long long)vy->t.shape[y->axis], y->value->name, y->axis, (long long)vx->t.shape[x->axis],
+                  x->value->name, x->axis);
+    }
+  return 0;
+}
+
 static int bind_input(Interp *in, const Value *p, IrTensor *t, int k) {
   RVal *v = &in->env[p->id];
   const Type *ty = p->type;
@@ -637,11 +661,17 @@ static int bind_input(Interp *in, const Value *p, IrTensor *t, int k) {
   if (tk != TY_TENSOR && tk != TY_OPTIONAL) return fail(in, NULL, "input %d (%%%s): only tensor and scalar inputs are supported", k, p->name);
   if (ir_type_is_complete_tensor(ty)) {
     bool ok = ty->dtype == t->dtype && ty->ndim == t->ndim;
-    for (int i = 0; ok && i < t->ndim; i++) ok = ty->shape[i] == t->shape[i];
+    for (int i = 0; ok && i < t->ndim; i++) ok = ty->shape[i] == t->shape[i] || input_dim(in->g, p, i);
     if (!ok) {
       char *want = ir_type_str(in->ar, ty);
       return fail(in, NULL, "input %d (%%%s): expected %s, got a %s tensor of rank %d", k, p->name, want,
                   ir_dtype_name(t->dtype), t->ndim);
+    }
+    for (int i = 0; i < t->ndim; i++) { /* an extent that follows a Dim: any size within its bounds */
+      const IrDim *dm = input_dim(in->g, p, i);
+      if (dm && (t->shape[i] < dm->min || t->shape[i] > dm->max))
+        return fail(in, NULL, "input %d (%%%s): extent %lld in dim %d is outside Dim '%s' [%lld, %lld]", k, p->name,
+                    (long long)t->shape[i], i, dm->name, (long long)dm->min, (long long)dm->max);
     }
   }
   v->kind = RV_TENSOR;
@@ -672,6 +702,7 @@ int interp_run_opts(Graph *g, InterpOptions *o, IrTensor *const *inputs, int nin
   } else {
     if (first) in.env[top->params[0]->id] = (RVal){.kind = RV_NONE};
     for (int i = 0; i < ninputs && !in.errs; i++) bind_input(&in, top->params[first + i], inputs[i], i);
+    if (!in.errs && g->ndims) check_shared_dims(&in);
   }
   if (!in.errs) run_block(&in, top);
   if (!in.errs) {

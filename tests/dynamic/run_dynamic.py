@@ -108,6 +108,48 @@ class SeqLSTM(torch.nn.Module):
         return y.reshape(y.size(0), -1).sum(-1, keepdim=True) / ids.size(1), y[:, -1]
 
 
+class SizeBranch(torch.nn.Module):
+    """Scripted: a branch on a size (batch > 4) and one on the data (the sum's sign); the branches'
+    outputs have the run's batch."""
+    def __init__(self):
+        super().__init__()
+        self.l = torch.nn.Linear(8, 6)
+
+    def forward(self, x):
+        if x.size(0) > 4:
+            y = self.l(x).tanh() * 2.0
+        else:
+            y = self.l(x) - x.mean(1, keepdim=True)
+        if bool(x.sum() > 0):
+            y = y + x[:, :6]
+        else:
+            y = y * y
+        return y, x.size(0) * y.sum(0)
+
+
+class LoopRNN(torch.nn.Module):
+    """Scripted: an RNN cell run for range(x.size(1)) steps over x[:, t], its state made with the
+    run's batch; a while loop whose condition reads the data; a loop over the batch indexing rows."""
+    def __init__(self):
+        super().__init__()
+        self.wx = torch.nn.Linear(4, 8)
+        self.wh = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        h = torch.zeros(x.size(0), 8)
+        for t in range(x.size(1)):
+            h = torch.tanh(self.wx(x[:, t]) + self.wh(h))
+        acc = x.sum(1) * 3.0
+        k = 0
+        while bool(acc.abs().max() > 1.0) and k < 20:
+            acc = acc * 0.5
+            k += 1
+        rows = torch.zeros(x.size(0), 4)
+        for b in range(x.size(0)):
+            rows[b] = x[b].max(0)[0] * (b + 1)
+        return h, acc * k, rows
+
+
 def ids(b, s):
     return torch.randint(1, 50, (b, s))
 
@@ -142,10 +184,21 @@ CASES = [
      "dynamic_shapes": ({0: BATCH, 1: SEQ}, {0: BATCH, 1: SEQ}),
      "sizes": [lambda: (ids(1, 5), pad(1, 5)), lambda: (ids(3, 17), pad(3, 17)),
                lambda: (ids(6, 24), pad(6, 24)), lambda: (ids(2, 1), pad(2, 1))],
-     "atol": 1e-4, "rtol": 1e-4, "disagree": ([2, 7], [2, 9]), "create_in": True},
+     "atol": 1e-4, "rtol": 1e-4, "disagree": ([2, 7], [2, 9]), "create_in": True, "mc_run": True},
     {"name": "lstm_posemb_batch_seq", "module": SeqLSTM, "example": lambda: (ids(2, 6),),
      "dynamic_shapes": ({0: BATCH, 1: SEQ},),
      "sizes": [lambda: (ids(1, 9),), lambda: (ids(5, 24),), lambda: (ids(6, 1),)], "atol": 1e-5},
+    {"name": "script_if_size_data", "module": SizeBranch, "method": "script",
+     "example": lambda: (torch.randn(3, 8),), "dynamic_shapes": ({0: Dim("batch", min=1, max=10)},),
+     "sizes": [lambda: (torch.randn(1, 8) + 1.0,), lambda: (torch.randn(7, 8) - 1.0,),
+               lambda: (torch.randn(10, 8) + 1.0,), lambda: (torch.randn(4, 8) - 1.0,)],
+     "atol": 1e-5, "out_of_bounds": (0, [11, 8]), "mc_run": True},
+    {"name": "script_loop_rnn", "module": LoopRNN, "method": "script",
+     "example": lambda: (torch.randn(2, 5, 4),),
+     "dynamic_shapes": ({0: Dim("batch", min=1, max=6), 1: Dim("steps", min=1, max=12)},),
+     "sizes": [lambda: (torch.randn(1, 1, 4),), lambda: (torch.randn(4, 9, 4),),
+               lambda: (torch.randn(6, 12, 4) * 4.0,), lambda: (torch.randn(3, 2, 4),)],
+     "atol": 1e-5, "out_of_bounds": (0, [2, 13, 4]), "mc_run": True},
     {"name": "causal_block_seq", "module": CausalBlock, "example": lambda: (torch.randn(2, 6, 32),),
      "dynamic_shapes": ({0: BATCH, 1: SEQ},),
      "sizes": [lambda: (torch.randn(1, 1, 32),), lambda: (torch.randn(3, 11, 32),),
@@ -247,22 +300,42 @@ def check_case(case):
             errors.append("expected a message with %r, harness said: %s" % (m, r.stdout[-1000:]))
     for od, want, want_inputs, label in wants:
         errors.extend(run_e2e.compare_outputs(od, want, want_inputs, case, label))
-    if case.get("mc_run"):  # `mc run` (libtcc) takes .npy inputs of a size within the bounds
-        od, want, want_inputs, label = wants[1]
+    # `mc run` (libtcc) and `mc run --interp` take .npy inputs of a size within the bounds
+    for od, want, want_inputs, label in [wants[1], wants[-1]] if case.get("mc_run") else []:
         files = []
         for i, x in enumerate(want_inputs):
             files.append(os.path.join(od, "in_%d.npy" % i))
             np.save(files[-1], x)
-        rd = os.path.join(d, "mc_run")
-        r = run([MC, "run", os.path.join(d, "model.json")] + files + ["-o", rd])
-        if r.returncode != 0:
-            errors.append("mc run: %s" % r.stdout[-2000:])
-        else:
+        for mode in ([], ["--interp"]):
+            rd = os.path.join(od, "mc_run" + "".join(mode).replace("-", "_"))
+            r = run([MC, "run", os.path.join(d, "model.json")] + files + ["-o", rd] + mode)
+            if r.returncode != 0:
+                errors.append("mc run %s %s: %s" % (" ".join(mode), label, r.stdout[-2000:]))
+                continue
             for k, w in enumerate(want):
                 msg = run_e2e.close(np.load(os.path.join(rd, "output_%d.npy" % k)), w, case.get("rtol", 1e-5),
                                     case.get("atol", 1e-6))
                 if msg:
-                    errors.append("mc run %s: output %d %s" % (label, k, msg))
+                    errors.append("mc run %s %s: output %d %s" % (" ".join(mode), label, k, msg))
+    if case.get("mc_run") and "disagree" in case:  # inputs of one Dim at two sizes: both refuse them
+        files = []
+        for k, (shape, x) in enumerate(zip(case["disagree"], wants[0][2])):
+            files.append(os.path.join(d, "dis_%d.npy" % k))
+            np.save(files[-1], np.zeros(shape, dtype=x.dtype))
+        for mode in ([], ["--interp"]):
+            r = run([MC, "run", os.path.join(d, "model.json")] + files + ["-o", os.path.join(d, "dis_run")] + mode)
+            if r.returncode != 1 or "Dim 'seq' is" not in r.stdout:
+                errors.append("mc run %s disagreeing Dims: exit %d: %s" % (" ".join(mode), r.returncode, r.stdout[-1000:]))
+    if case.get("mc_run") and "out_of_bounds" in case:  # out of bounds: both refuse it, naming the Dim
+        i, shape = case["out_of_bounds"]
+        files = []
+        for k, x in enumerate(wants[0][2]):
+            files.append(os.path.join(d, "oob_%d.npy" % k))
+            np.save(files[-1], np.zeros(shape, dtype=x.dtype) if k == i else x)
+        for mode in ([], ["--interp"]):
+            r = run([MC, "run", os.path.join(d, "model.json")] + files + ["-o", os.path.join(d, "oob_run")] + mode)
+            if r.returncode != 1 or "outside Dim" not in r.stdout:
+                errors.append("mc run %s out of bounds: exit %d: %s" % (" ".join(mode), r.returncode, r.stdout[-1000:]))
     return errors
 
 

@@ -375,6 +375,16 @@ static bool linear_packed_only(const Node *n) {
   return rows <= KL_DOT_ROWS || kl_prepack_linear_full(wt->shape[0]);
 }
 
+/* Whether linear node n (weight prepacked, kind 3) always takes the packed GEMV: static shapes
+ * and at most KL_DOT_ROWS rows besides linear_packed_only. Its call is then to kl_linear_gemv,
+ * which has no other path (k_linalg.h), so the GEMM and the generic product are not pasted. */
+static bool linear_gemv_only(const Emitter *e, const Node *n) {
+  const IrTensor *w;
+  if (e->dyn || conv_prepack_plan(n, &w).kind != 3 || !linear_packed_only(n)) return false;
+  const Type *xt = n->inputs[0]->type, *wt = n->inputs[1]->type;
+  return tensor_numel(xt) / wt->shape[1] <= KL_DOT_ROWS;
+}
+
 /* Whether every use of constant v is the weight of a prepacked convolution, or of a linear that
  * always reads its packed form: then its own data is never read and is not emitted (the tensor
  * keeps its shape, with no data). */
@@ -655,7 +665,8 @@ static void emit_call(Emitter *e, const Node *n, const OpDef *op, const Value *c
             (long long)pk->m, (long long)pk->k, (long long)pk->g);
   }
   if (meta) emit_dyn_meta(e, n, op, nin);
-  fprintf(f, "    if (%s(&ctx, out_, %d, in_, %d)) return mc_fail_(err, &ctx, ", op->kernel_name, n->noutputs, nin);
+  const char *kernel = pk && pk->kind == 3 && linear_gemv_only(e, n) ? "kl_linear_gemv" : op->kernel_name;
+  fprintf(f, "    if (%s(&ctx, out_, %d, in_, %d)) return mc_fail_(err, &ctx, ", kernel, n->noutputs, nin);
   put_loc_string(e, n);
   fputs(");\n", f);
   for (int i = 0; i < n->noutputs; i++)
@@ -1082,7 +1093,7 @@ static uint64_t scratch_bound(const Emitter *e, uint64_t keep[4]) {
   for (int k = 0; k < e->plan.nnodes; k++) {
     const Node *n = e->plan.order[k];
     int64_t c1, k1[4];
-    if (ir_node_is(n, "prim::Constant")) continue;
+    if (ir_node_is(n, "prim::Constant") || linear_gemv_only(e, n)) continue; /* the GEMV takes none */
     if (!node_scratch(n, &c1, k1)) return 0;
     call = (uint64_t)c1 > call ? (uint64_t)c1 : call;
     for (int s = 0; s < 4; s++) keep[s] = (uint64_t)k1[s] > keep[s] ? ((uint64_t)k1[s] + 63) / 64 * 64 : keep[s];

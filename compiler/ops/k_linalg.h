@@ -454,9 +454,11 @@ static inline void kl_gemv_packed(int64_t m, int64_t n, int64_t k, const float *
   }
 }
 
-static inline int kl_linear_f32(mck_ctx *c, const char *op, mck_tensor *o, const mck_tensor *x,
-                                const mck_tensor *w, const mck_tensor *bias, int act, double lo,
-                                double hi) {
+/* The operands of a float32 linear as kl_linear_f32's fast paths take them (x contiguous, W
+ * row-major, bias contiguous, o of x's leading shape): *m rows, the weight prepacked by the
+ * emitter (emit_c.c) when it is this product's (*pk, else NULL). 1: not so. */
+static inline int kl_linear_f32_opnds(mck_ctx *c, mck_tensor *o, const mck_tensor *x, const mck_tensor *w,
+                                      const mck_tensor *bias, int64_t *mrows, const float **pkp) {
   int nd = x->ndim;
   /* the weight prepacked by the emitter (emit_c.c), used when it is this product's */
   const float *pk = c->pack && c->pack_kind == 3 && w->ndim == 2 && c->pack_m == w->shape[0] &&
@@ -480,6 +482,18 @@ static inline int kl_linear_f32(mck_ctx *c, const char *op, mck_tensor *o, const
   }
   if (x->shape[nd - 1] != 1 && x->stride[nd - 1] != 1) return 1;
   if (m == 0) return 1;
+  *mrows = m;
+  *pkp = pk;
+  return 0;
+}
+
+static inline int kl_linear_f32(mck_ctx *c, const char *op, mck_tensor *o, const mck_tensor *x,
+                                const mck_tensor *w, const mck_tensor *bias, int act, double lo,
+                                double hi) {
+  int64_t m;
+  const float *pk;
+  if (kl_linear_f32_opnds(c, o, x, w, bias, &m, &pk)) return 1;
+  int64_t n = w->shape[0], k = w->shape[1];
   const float *xp = (const float *)x->data + x->offset;
   const float *wp = w->data ? (const float *)w->data + w->offset : NULL; /* NULL: only the packed copy exists */
   const float *bp = bias ? (const float *)bias->data + bias->offset : NULL;
@@ -551,6 +565,30 @@ static inline int kl_linear_act(mck_ctx *c, mck_arg *out, int nout, const mck_ar
   } else {
     return mck_fail(c, "mc::linear_act: activations need a floating dtype");
   }
+  return 0;
+}
+
+/* aten::linear and mc::linear_act (nin 6) whose weight the emitter stored prepacked only and whose
+ * product it knows to be of at most KL_DOT_ROWS rows (emit_c.c, static shapes): the packed GEMV
+ * alone, so a small program carries neither the GEMM nor the generic product. The operands are
+ * checked as kl_linear_f32 checks them; any that do not fit (an input bound with strides) fail as
+ * kl_linear does when the prepacked weight does not fit. */
+static inline int kl_linear_gemv(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  const char *op = nin >= 6 ? "mc::linear_act" : "aten::linear";
+  int act = KCONV_ACT_NONE;
+  double lo = 0, hi = 0;
+  if (nin >= 6 && kconv_act_args(c, op, &in[3], &in[4], &in[5], &act, &lo, &hi)) return -1;
+  const mck_tensor *x = in[0].u.t, *w = in[1].u.t;
+  const mck_tensor *bias = nin > 2 && in[2].kind == MCK_TENSOR ? in[2].u.t : NULL;
+  mck_tensor *o = out[0].u.t;
+  int64_t m;
+  const float *pk;
+  if (kl_linear_f32_opnds(c, o, x, w, bias, &m, &pk) || !pk || m > KL_DOT_ROWS)
+    return mck_fail(c, "%s: internal: the prepacked weight does not fit this product", op);
+  kl_gemv_packed(m, w->shape[0], w->shape[1], (const float *)x->data + x->offset, pk,
+                 bias ? (const float *)bias->data + bias->offset : NULL, (float *)o->data + o->offset, act,
+                 lo, hi);
   return 0;
 }
 

@@ -1,7 +1,7 @@
 """Cross-target end-to-end tests: a set of models (in-place input updates, int64 inputs, weights
 of 64 KiB and more that go through OUT.weights, convolutions with prepacked weights) compiled
 once by mc, then built for every target whose compiler is installed -- x86-64, i386 (-m32),
-aarch64, armhf and s390x (big-endian) -- strictly by the runtime-dist command line of
+aarch64 (NEON kernels), armhf (without and with -mfpu=neon) and s390x (big-endian) -- strictly by the runtime-dist command line of
 spec section 5 (`$CC -std=c99 -O1 -Ibuild/runtime-dist model.c build/runtime-dist/*.c main.c
 -lm`), run (natively or under qemu-user) with tests/e2e/harness.c in its three input-binding
 modes, and compared with what PyTorch computed: outputs, final values of mutated inputs, dtypes.
@@ -34,6 +34,8 @@ TARGETS = {
     "i386": (["cc", "-m32"], None),
     "aarch64": (["aarch64-linux-gnu-gcc", "-static"], ["qemu-aarch64"]),
     "armhf": (["arm-linux-gnueabihf-gcc", "-static"], ["qemu-arm"]),
+    # Armv7 with NEON: the kernels' NEON paths (aarch64 takes them by default)
+    "armhf_neon": (["arm-linux-gnueabihf-gcc", "-static", "-mfpu=neon"], ["qemu-arm"]),
     "s390x": (["s390x-linux-gnu-gcc", "-static"], ["qemu-s390x"]),
 }
 
@@ -89,6 +91,22 @@ class ConvNet(nn.Module):
         return self.fc(x.mean((2, 3))).softmax(-1)
 
 
+class DwNet(nn.Module):
+    """Depthwise 3x3 / 5x5 (stride 1 and 2) with fused relu6 and hardswish, then silu and
+    sigmoid: the depthwise and activation kernels' vector paths (NEON on aarch64 / armhf_neon)."""
+
+    def __init__(self):
+        super().__init__()
+        self.pw = nn.Conv2d(3, 16, 1)
+        self.d3 = nn.Conv2d(16, 16, 3, padding=1, groups=16)
+        self.d5 = nn.Conv2d(16, 16, 5, stride=2, padding=2, groups=16)
+
+    def forward(self, x):
+        x = nn.functional.relu6(self.d3(self.pw(x)))
+        x = nn.functional.hardswish(self.d5(x))
+        return nn.functional.silu(x).sigmoid()
+
+
 class SliceAssign(nn.Module):
     """seeds/002 with a second input: writes through views of two inputs."""
 
@@ -105,6 +123,8 @@ CASES = [
     dict(name="x_big_linear", module=BigLinear, inputs=lambda: [torch.randn(2, 256), torch.tensor([3, 8000, 17])],
          format="json", rtol=1e-4, atol=1e-5),
     dict(name="x_convnet", module=ConvNet, inputs=lambda: [torch.randn(2, 3, 12, 12)], format="json",
+         rtol=1e-4, atol=1e-5),
+    dict(name="x_dwnet", module=DwNet, inputs=lambda: [torch.randn(1, 3, 15, 19)], format="json",
          rtol=1e-4, atol=1e-5),
     dict(name="x_slice_assign", module=SliceAssign, inputs=lambda: [torch.randn(6, 6), torch.randn(3, 6)]),
 ]

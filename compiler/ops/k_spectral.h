@@ -103,7 +103,7 @@ static inline int kspec_stft(mck_ctx *c, mck_arg *out, int nout, const mck_arg *
     return -1;
   if (normalized == -1) normalized = 0;
   if (onesided == -1) onesided = 1;
-  (void)rc; /* True: the same [..., 2] pairs; ops_spectral_check allows only view_as_real on it */
+  (void)rc; /* True: the same [..., 2] pairs; ops_complex_check allows only the OPF_COMPLEX_IN rows on it */
   if (x->dtype != MCK_F32 && x->dtype != MCK_F64)
     return mck_fail(c, "%s: input of dtype %s is not supported (float32 and float64 are)", op,
                     mck_dtype_name(x->dtype));
@@ -273,7 +273,7 @@ static inline int kspec_fft_fft(mck_ctx *c, mck_arg *out, int nout, const mck_ar
 
 /* fft_irfft(Tensor self, int? n=None, int dim=-1, str? norm=None): self is a complex value
  * written as [..., 2] pairs (view_as_complex of a real [..., 2] tensor, or an rfft result:
- * ops_spectral_check refuses any other input); dim counts the complex dims. The inverse of
+ * ops_complex_check refuses any other input); dim counts the complex dims. The inverse of
  * rfft: n = 2 (m - 1) real samples by default (m bins along dim, cut or zero-padded to
  * n / 2 + 1), the imaginary parts of bin 0 and (n even) bin n / 2 ignored as PyTorch's
  * Hermitian transform does; norm "backward" (None) scales by 1 / n, "ortho" 1 / sqrt(n),
@@ -371,7 +371,7 @@ static inline int kspec_view_as_complex(mck_ctx *c, mck_arg *out, int nout, cons
 }
 
 /* view_as_real(Tensor(a) self): the input is the complex result of a row that writes it as
- * real [..., 2] pairs (aten::stft with return_complex=True; ops_spectral_check refuses any other
+ * real [..., 2] pairs (aten::stft with return_complex=True; ops_complex_check refuses any other
  * producer or use), so this is that tensor itself. */
 static inline int kspec_view_as_real(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
                                      int nin) {

@@ -433,5 +433,5 @@ static int resolve_block(Block *b, Diag *d) {
 
 int ops_resolve(Graph *g, Diag *d) {
   int errs = resolve_block(g->top, d);
-  return errs ? errs : ops_spectral_check(g, d);
+  return errs ? errs : ops_complex_check(g, d);
 }

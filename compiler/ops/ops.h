@@ -33,6 +33,13 @@ enum {
   OPF_ALLOC_LIKE = 1 << 4,  /* creates a tensor from scalars only (zeros, ones, full, arange) */
   OPF_SHAPE_ONLY = 1 << 5,  /* scalar result depends only on input shapes (size, dim, numel):
                                the kernel computes it in meta mode and infer folds it */
+  OPF_COMPLEX_OUT = 1 << 6, /* result 0 is a complex value, written as real [..., 2] pairs (mc
+                               has no complex dtype); with OPF_COMPLEX_ASKED only when the last
+                               input of a full call (return_complex) is not False / None */
+  OPF_COMPLEX_ASKED = 1 << 7,
+  OPF_COMPLEX_IN = 1 << 8,  /* input 0 must be a complex value (OPF_COMPLEX_OUT); the only
+                               rows that may use one. An op X with a row mc::complex_X becomes
+                               that row on a complex input (aten::abs -> mc::complex_abs) */
 };
 
 /* What passes and emitters need to know about a convolution-like row (OpDef.conv): which
@@ -98,11 +105,11 @@ const OpDef *ops_at(int i);                         /* sorted by name */
 /* Resolves every node's `op` (recursively). Reports unknown ops (with the PyTorch location as a
  * note) and arity errors; returns the error count. */
 int ops_resolve(Graph *g, Diag *d);
-/* The spectral family's check (ops_spectral.c), run by ops_resolve: a complex value (stft with
- * return_complex=True, fft_rfft, fft_fft, view_as_complex: real [..., 2] pairs in mc) is used
- * only by aten::view_as_real and aten::fft_irfft, and aten::abs of it becomes mc::complex_abs.
- * Returns the error count. */
-int ops_spectral_check(Graph *g, Diag *d);
+/* The complex-value check (ops_spectral.c), run by ops_resolve, read from the rows' flags: a
+ * complex value (a result of an OPF_COMPLEX_OUT row: real [..., 2] pairs in mc) is used only by
+ * OPF_COMPLEX_IN rows (input 0), an op with a row mc::complex_<name> becomes that row on it, and
+ * an OPF_COMPLEX_IN row refuses any other input. Returns the error count. */
+int ops_complex_check(Graph *g, Diag *d);
 /* Whether the schema declares input i as a plain `Tensor` (kernels take it as a tensor
  * without checking; a scalar there is a type error to report first). */
 bool ops_param_is_tensor(const OpDef *op, int i);

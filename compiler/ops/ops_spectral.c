@@ -1,10 +1,15 @@
 /* ops_spectral.c — the spectral family's rows: the short-time Fourier transform (its real
  * [..., 2] result: mc has no complex dtype), view_as_real and abs of its complex result, and
  * fft_rfft / fft_fft of real input, and the window factories. Kernels in k_spectral.h.
- * ops_spectral_check (run by ops_resolve) keeps the complex values mc has, the results of
- * stft(return_complex=True), fft_rfft and fft_fft written as real [..., 2] pairs, to its supported uses: view_as_real, and abs, which it rewrites to
- * mc::complex_abs (the magnitude of the pairs). */
+ * The rows say which make a complex value, written as real [..., 2] pairs (OPF_COMPLEX_OUT:
+ * stft(return_complex=True), fft_rfft, fft_fft, view_as_complex) and which take one
+ * (OPF_COMPLEX_IN: view_as_real, fft_irfft, and mc::complex_abs, the magnitude of the pairs,
+ * which aten::abs of a complex value becomes); ops_complex_check (run by ops_resolve) reads
+ * those flags. */
 #include "ops.h"
+
+#include <stdio.h>
+#include <string.h>
 
 #include "k_spectral.h"
 
@@ -15,7 +20,7 @@
                   "bool? pin_memory=None) -> Tensor"
 
 static const OpDef rows[] = {
-    PURE("stft", kspec_stft, 2, 10, 0,
+    PURE("stft", kspec_stft, 2, 10, OPF_COMPLEX_OUT | OPF_COMPLEX_ASKED,
          "(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, "
          "Tensor? window=None, bool normalized=False, bool? onesided=None, "
          "bool? return_complex=None) -> Tensor | "
@@ -25,27 +30,27 @@ static const OpDef rows[] = {
          "short-time DFT of [L] or [B, L] frames (window zero-padded to n_fft, centre padding "
          "reflect/constant/replicate/circular) as real [B?, freq, frames, 2]; "
          "return_complex=True gives the same pairs (only view_as_real and abs may use it)"),
-    PURE("fft_rfft", kspec_fft_rfft, 1, 4, 0,
+    PURE("fft_rfft", kspec_fft_rfft, 1, 4, OPF_COMPLEX_OUT,
          "(Tensor self, int? n=None, int dim=-1, str? norm=None) -> Tensor",
          "DFT of a real input along dim, n / 2 + 1 bins, as [..., 2] pairs (complex: only "
          "view_as_real and abs may use it)"),
-    PURE("fft_fft", kspec_fft_fft, 1, 4, 0,
+    PURE("fft_fft", kspec_fft_fft, 1, 4, OPF_COMPLEX_OUT,
          "(Tensor self, int? n=None, int dim=-1, str? norm=None) -> Tensor",
          "DFT of a real input along dim, n bins, as [..., 2] pairs (complex: only view_as_real "
          "and abs may use it; complex inputs are not supported)"),
-    PURE("fft_irfft", kspec_fft_irfft, 1, 4, 0,
+    PURE("fft_irfft", kspec_fft_irfft, 1, 4, OPF_COMPLEX_IN,
          "(Tensor self, int? n=None, int dim=-1, str? norm=None) -> Tensor",
          "inverse of rfft: n = 2 (bins - 1) real samples by default; the input must be "
          "view_as_complex of real [..., 2] or an rfft result"),
-    OPDEF("aten::view_as_complex", kspec_view_as_complex, EFF_VIEW, 0, NULL, 1, 1, 0,
+    OPDEF("aten::view_as_complex", kspec_view_as_complex, EFF_VIEW, 0, NULL, 1, 1, OPF_COMPLEX_OUT,
           "(Tensor(a) self) -> Tensor(a)",
           "real [..., 2] as a complex value (the same tensor); only fft_irfft, view_as_real "
           "and abs may use it"),
-    OPDEF("aten::view_as_real", kspec_view_as_real, EFF_VIEW, 0, NULL, 1, 1, 0,
+    OPDEF("aten::view_as_real", kspec_view_as_real, EFF_VIEW, 0, NULL, 1, 1, OPF_COMPLEX_IN,
           "(Tensor(a) self) -> Tensor(a)",
           "the complex result of stft(return_complex=True) as real [..., 2] (the same tensor: "
           "mc writes complex results as pairs); no other complex value is supported"),
-    OPDEF("mc::complex_abs", kspec_complex_abs, EFF_PURE, 0, NULL, 1, 1, 0,
+    OPDEF("mc::complex_abs", kspec_complex_abs, EFF_PURE, 0, NULL, 1, 1, OPF_COMPLEX_IN,
           "(Tensor self) -> Tensor",
           "hypot(self[..., 0], self[..., 1]): abs of stft(return_complex=True) (what "
           "aten::abs of that complex value becomes)"),
@@ -72,65 +77,97 @@ _Static_assert(sizeof rows / sizeof rows[0] == 12, "spectral op table size");
 
 const OpFamily ops_family_spectral = {"spectral", rows, (int)(sizeof rows / sizeof rows[0])};
 
-/* The complex-producing nodes: fft_rfft, fft_fft, and stft whose return_complex is not a
- * constant False / None. */
-static bool spectral_complex_value(const Value *v) {
+/* ---- the complex-value check, read from the rows' flags ----------------------------------- */
+static const OpDef *row_of(const Node *n) { return n->op ? n->op : ops_lookup(n->kind); }
+
+/* Whether v is a complex value: result 0 of an OPF_COMPLEX_OUT row (OPF_COMPLEX_ASKED: when the
+ * last input of a call with every parameter, return_complex, is not a constant False / None). */
+static bool complex_value(const Value *v) {
   const Node *n = v ? v->def : NULL;
-  if (!n || v->index != 0) return false;
-  if (ir_node_is(n, "aten::fft_rfft") || ir_node_is(n, "aten::fft_fft") ||
-      ir_node_is(n, "aten::view_as_complex"))
-    return true;
-  if (!ir_node_is(n, "aten::stft")) return false;
-  int k = n->ninputs == 10 ? 9 : n->ninputs == 8 ? 7 : -1;
-  if (k < 0) return false;
-  int64_t rc;
-  if (ir_constant_is_none(n->inputs[k])) return false;
-  return !ir_constant_int(n->inputs[k], &rc) || rc != 0;
+  const OpDef *op = n ? row_of(n) : NULL;
+  if (!op || v->index != 0 || !(op->flags & OPF_COMPLEX_OUT)) return false;
+  if (!(op->flags & OPF_COMPLEX_ASKED)) return true;
+  OpSig sig;
+  bool full = false;
+  for (int k = 0; !full && ops_overload(op, k, &sig); k++) full = !sig.variadic && sig.nparams == n->ninputs;
+  if (!full || n->ninputs == 0) return false;
+  const Value *rc = n->inputs[n->ninputs - 1];
+  int64_t b;
+  if (ir_constant_is_none(rc)) return false;
+  return !ir_constant_int(rc, &b) || b != 0;
 }
 
-static int spectral_check_block(Block *b, Diag *d) {
+/* The row an op becomes on a complex input: mc::complex_<name> with OPF_COMPLEX_IN, or NULL. */
+static const OpDef *complex_twin(const Node *n) {
+  const char *base = strstr(n->kind, "::");
+  char name[96];
+  if (!base || n->ninputs != 1) return NULL;
+  int w = snprintf(name, sizeof name, "mc::complex_%s", base + 2);
+  if (w < 0 || (size_t)w >= sizeof name) return NULL;
+  const OpDef *op = ops_lookup(name);
+  return op && (op->flags & OPF_COMPLEX_IN) ? op : NULL;
+}
+
+/* The rows with flag f, comma separated, in buf (an mc::complex_X row named as aten::X, the op
+ * written in a model; OPF_COMPLEX_ASKED ones with "(return_complex=True)"). */
+static const char *rows_with(int f, char *buf, size_t size) {
+  size_t len = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < ops_count(); i++) {
+    const OpDef *op = ops_at(i);
+    if (!(op->flags & f)) continue;
+    const char *name = op->name;
+    bool twin = !strncmp(name, "mc::complex_", 12);
+    int w = snprintf(buf + len, size - len, "%s%s%s%s", len ? ", " : "", twin ? "aten::" : "", twin ? name + 12 : name,
+                     op->flags & OPF_COMPLEX_ASKED ? "(return_complex=True)" : "");
+    if (w < 0 || (size_t)w >= size - len) break;
+    len += (size_t)w;
+  }
+  return buf;
+}
+
+static int complex_check_block(Block *b, Diag *d) {
   int errs = 0;
+  char uses[512], makers[512];
   for (Node *n = b->first; n; n = n->next) {
-    if (ir_node_is(n, "aten::abs") && n->ninputs == 1 && spectral_complex_value(n->inputs[0])) {
-      /* |z| of the pairs: the fused real row */
-      n->kind = "mc::complex_abs";
-      n->op = ops_lookup(n->kind);
+    const OpDef *op = row_of(n), *twin;
+    if (op && !(op->flags & OPF_COMPLEX_IN) && n->ninputs == 1 && complex_value(n->inputs[0]) &&
+        (twin = complex_twin(n)) != NULL) {
+      /* |z| of the pairs: the real row that computes it */
+      n->kind = twin->name;
+      n->op = twin;
       continue;
     }
+    bool takes = op && (op->flags & OPF_COMPLEX_IN);
     /* A graph or block parameter is refused too: mc's inputs are never complex, and PyTorch
      * reads a real tensor given to irfft as complex numbers with no imaginary part, not as
      * [..., 2] pairs. */
-    if ((ir_node_is(n, "aten::fft_irfft") || ir_node_is(n, "aten::view_as_real")) &&
-        n->ninputs >= 1 && n->inputs[0] && !spectral_complex_value(n->inputs[0])) {
-      diag_error(d, n->loc, "'%s' is supported only on a complex value of view_as_complex, "
-                 "fft_rfft, fft_fft or stft(return_complex=True) (mc has no complex dtype)",
-                 n->kind);
+    if (takes && n->ninputs >= 1 && n->inputs[0] && !complex_value(n->inputs[0])) {
+      diag_error(d, n->loc, "'%s' is supported only on a complex value of %s (mc has no complex dtype)", n->kind,
+                 rows_with(OPF_COMPLEX_OUT, makers, sizeof makers));
       if (n->py_loc) diag_note(d, n->loc, "from PyTorch code at %s", n->py_loc);
       errs++;
       continue;
     }
     for (int i = 0; i < n->ninputs; i++) {
-      if (!spectral_complex_value(n->inputs[i])) continue;
-      if ((ir_node_is(n, "aten::view_as_real") || ir_node_is(n, "aten::fft_irfft")) && i == 0)
-        continue;
+      if (!complex_value(n->inputs[i]) || (takes && i == 0)) continue;
       diag_error(d, n->loc, "'%s' of the complex result of %s is not supported: mc has no "
-                 "complex dtype; only aten::view_as_real, aten::abs and aten::fft_irfft of it are",
-                 n->kind,
-                 n->inputs[i]->def->kind);
+                 "complex dtype; only %s of it are",
+                 n->kind, n->inputs[i]->def->kind, rows_with(OPF_COMPLEX_IN, uses, sizeof uses));
       if (n->py_loc) diag_note(d, n->loc, "from PyTorch code at %s", n->py_loc);
       errs++;
       break;
     }
-    for (int k = 0; k < n->nblocks; k++) errs += spectral_check_block(n->blocks[k], d);
+    for (int k = 0; k < n->nblocks; k++) errs += complex_check_block(n->blocks[k], d);
   }
   for (int i = 0; i < b->nrets; i++) {
-    if (!spectral_complex_value(b->rets[i])) continue;
+    if (!complex_value(b->rets[i])) continue;
     diag_error(d, b->rets[i]->def->loc, "the complex result of %s is returned: mc has no "
-               "complex dtype; only aten::view_as_real and aten::abs of it are supported",
-               b->rets[i]->def->kind);
+               "complex dtype; only %s of it are supported",
+               b->rets[i]->def->kind, rows_with(OPF_COMPLEX_IN, uses, sizeof uses));
     errs++;
   }
   return errs;
 }
 
-int ops_spectral_check(Graph *g, Diag *d) { return spectral_check_block(g->top, d); }
+int ops_complex_check(Graph *g, Diag *d) { return complex_check_block(g->top, d); }

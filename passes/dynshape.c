@@ -18,6 +18,7 @@
  * and every output of a prim::If or prim::Loop, counts as a run-time shape. */
 #include "dynshape.h"
 
+#include "kargs.h"
 #include "ops/ops.h"
 
 #include <stdlib.h>
@@ -46,77 +47,6 @@ typedef struct Eval {
   Diag *d;
   int errs;
 } Eval;
-
-static mck_tensor *eval_tensor_of_type(Eval *e, const Type *ty) {
-  mck_tensor *t = arena_alloc(e->ar, sizeof *t);
-  memset(t, 0, sizeof *t);
-  t->dtype = ty->dtype;
-  t->ndim = ty->ndim < 0 ? 0 : ty->ndim;
-  for (int i = 0; i < t->ndim; i++) t->shape[i] = ty->shape[i];
-  if (ty->has_strides)
-    for (int i = 0; i < t->ndim; i++) t->stride[i] = ty->strides[i];
-  else
-    mck_contiguous_strides(t);
-  return t;
-}
-
-/* A constant's value (as infer's arg_of reads constants). */
-static bool eval_constant(Eval *e, const Value *v, mck_arg *a) {
-  const Attr *c = ir_constant_attr(v);
-  memset(a, 0, sizeof *a);
-  if (!c || c->kind == ATTR_NONE) {
-    a->kind = MCK_NONE;
-    return true;
-  }
-  switch (c->kind) {
-  case ATTR_INT: a->kind = MCK_INT; a->u.i = c->i; return true;
-  case ATTR_BOOL: a->kind = MCK_BOOL_ARG; a->u.i = c->i; return true;
-  case ATTR_FLOAT: a->kind = MCK_FLOAT; a->u.f = c->f; return true;
-  case ATTR_STR: a->kind = MCK_STR; a->u.s = c->s; return true;
-  case ATTR_DEVICE: a->kind = MCK_DEVICE; a->u.s = c->s; return true;
-  case ATTR_INTS: a->kind = MCK_INTS; a->n = c->n; a->u.ints = c->ints; return true;
-  case ATTR_BOOLS: a->kind = MCK_BOOLS; a->n = c->n; a->u.ints = c->ints; return true;
-  case ATTR_FLOATS: a->kind = MCK_FLOATS; a->n = c->n; a->u.floats = c->floats; return true;
-  case ATTR_TENSOR: {
-    a->kind = MCK_TENSOR;
-    mck_tensor *t = eval_tensor_of_type(e, v->type);
-    if (c->t && c->t->data) {
-      t->data = c->t->data;
-      t->dtype = c->t->dtype;
-      t->ndim = c->t->ndim;
-      for (int i = 0; i < t->ndim; i++) t->shape[i] = c->t->shape[i];
-      mck_contiguous_strides(t);
-    }
-    a->u.t = t;
-    return c->t && c->t->data;
-  }
-  default: a->kind = MCK_UNKNOWN; return false;
-  }
-}
-
-static void eval_out_arg(Eval *e, const Value *v, mck_arg *a) {
-  memset(a, 0, sizeof *a);
-  switch (v->type->kind) {
-  case TY_INT: a->kind = MCK_INT; break;
-  case TY_FLOAT: a->kind = MCK_FLOAT; break;
-  case TY_BOOL: a->kind = MCK_BOOL_ARG; break;
-  case TY_LIST:
-    if (v->type->elem && v->type->elem->kind == TY_FLOAT) {
-      a->kind = MCK_FLOATS;
-      a->u.floats = arena_alloc(e->ar, sizeof(double) * IR_MAX_DIMS * 8);
-    } else {
-      a->kind = MCK_INTS;
-      a->u.ints = arena_alloc(e->ar, sizeof(int64_t) * IR_MAX_DIMS * 8);
-    }
-    break;
-  case TY_NUMBER: a->kind = MCK_UNKNOWN; break;
-  default:
-    a->kind = MCK_TENSOR;
-    a->u.t = arena_alloc(e->ar, sizeof(mck_tensor));
-    memset(a->u.t, 0, sizeof(mck_tensor));
-    break;
-  }
-}
 
 static size_t arg_bytes(const mck_arg *a) {
   if (a->kind != MCK_TENSOR || !a->u.t) return 0;
@@ -166,7 +96,7 @@ static void eval_kernel(Eval *e, const Node *n, const OpDef *op) {
     in[i] = e->vals[v->id];
     all_known &= e->known[v->id];
   }
-  for (int i = 0; i < n->noutputs; i++) eval_out_arg(e, n->outputs[i], &out[i]);
+  for (int i = 0; i < n->noutputs; i++) kargs_out(e->ar, n->outputs[i], &out[i]);
   mck_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
   ctx.meta = 1;
@@ -174,22 +104,8 @@ static void eval_kernel(Eval *e, const Node *n, const OpDef *op) {
     eval_fail(e, n, ctx.err[0] ? ctx.err : "invalid arguments");
     return;
   }
-  bool run = all_known && op->effect == EFF_PURE && !(op->flags & OPF_NONDET);
-  for (int i = 0; run && i < n->noutputs; i++) {
-    if (out[i].kind != MCK_TENSOR) continue;
-    mck_tensor *t = out[i].u.t;
-    int64_t numel = mck_numel(t);
-    if (numel < 0 || numel > DYN_SMALL_NUMEL) {
-      run = false;
-      break;
-    }
-    if (t->offset == -1) t->offset = 0;
-    if (!(op->flags & OPF_MAYBE_VIEW) || t->data == NULL) {
-      mck_contiguous_strides(t);
-      t->offset = 0;
-      t->data = arena_alloc(e->ar, (size_t)(numel ? numel : 1) * mck_dtype_size(t->dtype));
-    }
-  }
+  bool run = all_known && op->effect == EFF_PURE && !(op->flags & OPF_NONDET) &&
+             kargs_give_data(e->ar, op, out, n->noutputs, DYN_SMALL_NUMEL, UINT64_MAX);
   bool known = false;
   if (run) {
     ctx.meta = 0;
@@ -332,7 +248,7 @@ static void eval_block(Eval *e, const Block *b, const Node *stop) {
     const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
     if (ir_node_is(n, "prim::Constant")) {
       mck_arg a;
-      bool k = eval_constant(e, n->outputs[0], &a);
+      bool k = kargs_constant(e->ar, n->outputs[0], &a);
       eval_set(e, n->outputs[0], &a, k);
     } else if (ir_node_is(n, "prim::ListConstruct")) {
       eval_list(e, n);
@@ -377,7 +293,7 @@ static int eval_graph(Graph *g, int cfg, const Node *stop, Eval *e, Diag *d) {
     memset(&a, 0, sizeof a);
     if (p->type->kind == TY_TENSOR) {
       a.kind = MCK_TENSOR;
-      a.u.t = eval_tensor_of_type(e, p->type);
+      a.u.t = kargs_tensor(e->ar, p);
       for (int k = 0; k < a.u.t->ndim; k++) {
         const IrDim *dm = dyn_input_dim(g, p, k);
         if (dm) a.u.t->shape[k] = dim_size(dm, cfg, p->type->shape[k]);

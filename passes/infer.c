@@ -13,6 +13,7 @@
  * is reported: it means a kernel and PyTorch disagree. */
 #include "pass.h"
 #include "dynshape.h"
+#include "kargs.h"
 #include "ops/ops.h"
 
 #include <math.h>
@@ -23,28 +24,6 @@
 #define FOLD_MAX_BYTES (64u << 20)
 
 /* ---- building kernel arguments from compile-time knowledge ------------------------------- */
-static mck_tensor *meta_tensor(Arena *a, const Value *v) {
-  mck_tensor *t = arena_alloc(a, sizeof *t);
-  const Type *ty = v->type;
-  t->dtype = ty->dtype;
-  t->ndim = ty->ndim < 0 ? 0 : ty->ndim;
-  for (int i = 0; i < t->ndim; i++) t->shape[i] = ty->shape[i];
-  if (ty->has_strides) {
-    for (int i = 0; i < t->ndim; i++) t->stride[i] = ty->strides[i];
-  } else {
-    mck_contiguous_strides(t);
-  }
-  const Attr *c = ir_constant_attr(v);
-  if (c && c->kind == ATTR_TENSOR && c->t && c->t->data) {
-    t->data = c->t->data;
-    t->dtype = c->t->dtype;
-    t->ndim = c->t->ndim;
-    for (int i = 0; i < t->ndim; i++) t->shape[i] = c->t->shape[i];
-    mck_contiguous_strides(t);
-  }
-  return t;
-}
-
 /* Whether some node writes the storage of v, directly or through a view or alias of it:
  * such a constant is not known at compile time, and such a value must not become constant. */
 static bool use_writes(const Block *b, const Value *v);
@@ -78,28 +57,13 @@ static bool tensor_known(const Value *v) {
 static bool arg_of(Arena *ar, const Value *v, mck_arg *a) {
   memset(a, 0, sizeof *a);
   const Type *ty = v->type;
-  const Attr *c = ir_constant_attr(v);
-  if (ir_is_constant(v) && (!c || c->kind == ATTR_NONE)) {
-    a->kind = MCK_NONE;
-    return true;
-  }
-  if (c) {
-    switch (c->kind) {
-    case ATTR_INT: a->kind = MCK_INT; a->u.i = c->i; return true;
-    case ATTR_BOOL: a->kind = MCK_BOOL_ARG; a->u.i = c->i; return true;
-    case ATTR_FLOAT: a->kind = MCK_FLOAT; a->u.f = c->f; return true;
-    case ATTR_STR: a->kind = MCK_STR; a->u.s = c->s; return true;
-    case ATTR_DEVICE: a->kind = MCK_DEVICE; a->u.s = c->s; return true;
-    case ATTR_INTS: a->kind = MCK_INTS; a->n = c->n; a->u.ints = c->ints; return true;
-    case ATTR_BOOLS: a->kind = MCK_BOOLS; a->n = c->n; a->u.ints = c->ints; return true;
-    case ATTR_FLOATS: a->kind = MCK_FLOATS; a->n = c->n; a->u.floats = c->floats; return true;
-    case ATTR_TENSOR: a->kind = MCK_TENSOR; a->u.t = meta_tensor(ar, v); return tensor_known(v);
-    default: a->kind = MCK_UNKNOWN; return false;
-    }
+  if (ir_is_constant(v) || ir_constant_attr(v)) {
+    bool known = kargs_constant(ar, v, a);
+    return a->kind == MCK_TENSOR ? known && tensor_known(v) : known;
   }
   if (ty->kind == TY_TENSOR) {
     a->kind = MCK_TENSOR;
-    a->u.t = meta_tensor(ar, v);
+    a->u.t = kargs_tensor(ar, v);
     return false;
   }
   if (ty->kind == TY_LIST && v->def && ir_node_is(v->def, "prim::ListConstruct")) {
@@ -115,7 +79,7 @@ static bool arg_of(Arena *ar, const Value *v, mck_arg *a) {
           a->u.ts[i] = NULL;
           continue;
         }
-        a->u.ts[i] = meta_tensor(ar, d->inputs[i]);
+        a->u.ts[i] = kargs_tensor(ar, d->inputs[i]);
         known = known && tensor_known(d->inputs[i]);
       }
       return known;
@@ -129,29 +93,6 @@ static bool arg_of(Arena *ar, const Value *v, mck_arg *a) {
   a->kind = MCK_UNKNOWN;
   a->n = ty->kind == TY_FLOAT ? MCK_FLOAT : ty->kind == TY_BOOL ? MCK_BOOL_ARG : ty->kind == TY_INT ? MCK_INT : 0;
   return false;
-}
-
-static void out_arg(Arena *ar, const Value *v, mck_arg *a) {
-  memset(a, 0, sizeof *a);
-  switch (v->type->kind) {
-  case TY_INT: a->kind = MCK_INT; break;
-  case TY_FLOAT: a->kind = MCK_FLOAT; break;
-  case TY_BOOL: a->kind = MCK_BOOL_ARG; break;
-  case TY_LIST:
-    if (v->type->elem && v->type->elem->kind == TY_FLOAT) {
-      a->kind = MCK_FLOATS;
-      a->u.floats = arena_alloc(ar, sizeof(double) * IR_MAX_DIMS * 8);
-    } else {
-      a->kind = MCK_INTS;
-      a->u.ints = arena_alloc(ar, sizeof(int64_t) * IR_MAX_DIMS * 8);
-    }
-    break;
-  case TY_NUMBER: a->kind = MCK_UNKNOWN; break;
-  default:
-    a->kind = MCK_TENSOR;
-    a->u.t = arena_alloc(ar, sizeof(mck_tensor));
-    break;
-  }
 }
 
 /* Builds the argument arrays of a kernel node. Returns whether every input is known. */
@@ -168,7 +109,7 @@ static void node_args(Arena *ar, const Node *n, NodeArgs *na) {
   na->out = arena_alloc(ar, sizeof(mck_arg) * (size_t)(n->noutputs + 1));
   na->known = true;
   for (int i = 0; i < n->ninputs; i++) na->known &= arg_of(ar, n->inputs[i], &na->in[i]);
-  for (int i = 0; i < n->noutputs; i++) out_arg(ar, n->outputs[i], &na->out[i]);
+  for (int i = 0; i < n->noutputs; i++) kargs_out(ar, n->outputs[i], &na->out[i]);
 }
 
 bool infer_node_is_view(const Node *n) {
@@ -293,18 +234,7 @@ static bool example_run(Infer *in, const OpDef *op, NodeArgs *na) {
   mck_ctx ctx = {0};
   ctx.meta = 1;
   if (op->kernel(&ctx, na->out, na->nout, na->in, na->nin) != 0) return false;
-  for (int i = 0; i < na->nout; i++) {
-    if (na->out[i].kind != MCK_TENSOR) continue;
-    mck_tensor *t = na->out[i].u.t;
-    int64_t numel = mck_numel(t);
-    if (numel < 0 || numel > FOLD_SMALL_NUMEL) return false;
-    if (t->offset == -1) t->offset = 0;
-    if (!(op->flags & OPF_MAYBE_VIEW) || t->data == NULL) {
-      mck_contiguous_strides(t);
-      t->offset = 0;
-      t->data = arena_alloc(in->scratch, (size_t)(numel ? numel : 1) * mck_dtype_size(t->dtype));
-    }
-  }
+  if (!kargs_give_data(in->scratch, op, na->out, na->nout, FOLD_SMALL_NUMEL, UINT64_MAX)) return false;
   ctx.meta = 0;
   if (op->kernel(&ctx, na->out, na->nout, na->in, na->nin) != 0) return false;
   for (int i = 0; i < na->nout; i++)
@@ -335,7 +265,7 @@ static bool infer_dynamic_node(Infer *in, Node *n, const OpDef *op) {
     if (n->outputs[i]->type->kind == TY_TENSOR && storage_written(in->g, n->outputs[i])) have = false;
   bool ran = have && example_run(in, op, &na);
   if (!ran) {
-    for (int i = 0; i < na.nout; i++) out_arg(in->scratch, n->outputs[i], &na.out[i]);
+    for (int i = 0; i < na.nout; i++) kargs_out(in->scratch, n->outputs[i], &na.out[i]);
     mck_ctx ctx = {0};
     ctx.meta = 1;
     if (op->kernel(&ctx, na.out, na.nout, na.in, na.nin) != 0) {
@@ -471,19 +401,8 @@ static bool fold_node(Infer *in, Node *n, const OpDef *op, NodeArgs *na) {
   if (op->kernel(&ctx, na->out, na->nout, na->in, na->nin) != 0) return false;
   bool has_tensor_in = false;
   for (int i = 0; i < na->nin; i++) has_tensor_in |= na->in[i].kind == MCK_TENSOR || na->in[i].kind == MCK_TENSORS;
-  for (int i = 0; i < na->nout; i++) {
-    if (na->out[i].kind != MCK_TENSOR) continue;
-    mck_tensor *t = na->out[i].u.t;
-    int64_t numel = mck_numel(t);
-    if (numel < 0 || (!has_tensor_in && numel > FOLD_SMALL_NUMEL)) return false;
-    if ((uint64_t)numel * mck_dtype_size(t->dtype) > FOLD_MAX_BYTES) return false;
-    if (t->offset == -1) t->offset = 0;
-    if (!(op->flags & OPF_MAYBE_VIEW) || t->data == NULL) {
-      mck_contiguous_strides(t);
-      t->offset = 0;
-      t->data = arena_alloc(in->scratch, (size_t)(numel ? numel : 1) * mck_dtype_size(t->dtype));
-    }
-  }
+  if (!kargs_give_data(in->scratch, op, na->out, na->nout, has_tensor_in ? -1 : FOLD_SMALL_NUMEL, FOLD_MAX_BYTES))
+    return false;
   ctx.meta = 0;
   /* view kernels set data themselves from the (real) input */
   if (op->kernel(&ctx, na->out, na->nout, na->in, na->nin) != 0) return false;

@@ -23,6 +23,10 @@
  * prim::Constant values that the IR has no attribute for (tuples, dicts, lists holding None
  * or tensors) are desugared into constants plus prim::TupleConstruct / ListConstruct /
  * DictConstruct; the element values get the names `<name>_<k>`, which no PyTorch dump uses.
+ *
+ * A graph input's extent may be a Dim (docs/dynamic.md), as ir_print_graph prints it:
+ * NAME '[' MIN ',' MAX ']' '=' EXAMPLE, e.g. `Float(batch[1, 16]=2, 8)`; the parser checks it as
+ * frontend/json.c checks "dims" (bounds, example within them, one set of bounds per name).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -57,6 +61,9 @@ typedef struct TsParser {
   Value **defs; /* values defined so far, innermost block last (for scope closing) */
   int ndefs, capdefs;
   int depth;
+  IrDim pend[IR_MAX_DIMS]; /* Dim extents of the type being read (value set by ts_graph) */
+  int npend;
+  bool dims_ok; /* reading a graph input's type: Dim extents allowed */
 } TsParser;
 
 /* ---- errors ------------------------------------------------------------------------------ */
@@ -302,6 +309,36 @@ static void ts_tensor_args(TsParser *P, Type *t) {
         t->device = ts_tok_str(P, &P->tok);
         ts_advance(P);
       }
+    } else if (P->tok.kind == TS_IDENT) { /* a Dim: NAME '[' MIN ',' MAX ']' '=' EXAMPLE */
+      if (kw) ts_fail(P, ts_tok_loc(P, &P->tok), "tensor dimension after a keyword argument");
+      if (!P->dims_ok) ts_fail(P, ts_tok_loc(P, &at), "a Dim extent is only allowed in a graph input's type");
+      if (t->ndim >= IR_MAX_DIMS)
+        ts_fail(P, ts_tok_loc(P, &P->tok), "tensors of rank above %d are not supported", IR_MAX_DIMS);
+      char *name = ts_tok_str(P, &at);
+      ts_advance(P);
+      ts_expect(P, '[');
+      int64_t lo = ts_tok_int(P, &P->tok);
+      ts_advance(P);
+      ts_expect(P, ',');
+      int64_t hi = ts_tok_int(P, &P->tok);
+      ts_advance(P);
+      ts_expect(P, ']');
+      ts_expect(P, '=');
+      TsTok et = P->tok;
+      int64_t ex = ts_tok_int(P, &et);
+      ts_advance(P);
+      if (lo < 0) ts_fail(P, ts_tok_loc(P, &at), "Dim '%s': min %lld is negative", name, (long long)lo);
+      if (lo > ex || ex > hi)
+        ts_fail(P, ts_tok_loc(P, &et), "Dim '%s': the example's extent %lld is not within [%lld, %lld]", name,
+                (long long)ex, (long long)lo, (long long)hi);
+      for (int k = 0; k < P->g->ndims + P->npend; k++) {
+        const IrDim *o = k < P->g->ndims ? &P->g->dims[k] : &P->pend[k - P->g->ndims];
+        if (strcmp(o->name, name) == 0 && (o->min != lo || o->max != hi))
+          ts_fail(P, ts_tok_loc(P, &at), "Dim '%s' has bounds [%lld, %lld] here but [%lld, %lld] on another extent", name,
+                  (long long)lo, (long long)hi, (long long)o->min, (long long)o->max);
+      }
+      P->pend[P->npend++] = (IrDim){name, lo, hi, NULL, t->ndim};
+      t->shape[t->ndim++] = ex;
     } else if (ts_is_punct(P, '*') || P->tok.kind == TS_NUM) {
       if (kw) ts_fail(P, ts_tok_loc(P, &P->tok), "tensor dimension after a keyword argument");
       if (t->ndim >= IR_MAX_DIMS)
@@ -1400,11 +1437,26 @@ static void ts_graph(TsParser *P) {
       TsTok nt = P->tok;
       ts_advance(P);
       ts_expect(P, ':');
+      P->dims_ok = true;
+      P->npend = 0;
       Type *t = ts_type(P);
+      P->dims_ok = false;
       ts_claim(P, ts_tok_str(P, &nt), ts_tok_loc(P, &nt));
       Value *v = ir_block_add_param(g->top, t, ts_tok_str(P, &nt));
       v->loc = ts_tok_loc(P, &nt);
       ts_define(P, v);
+      if (P->npend) { /* Dim extents: on a tensor input only */
+        if (t->kind != TY_TENSOR) ts_fail(P, v->loc, "Dim extents inside a type that is not a tensor");
+        IrDim *nd = arena_alloc(P->a, sizeof *nd * (size_t)(g->ndims + P->npend));
+        if (g->ndims) memcpy(nd, g->dims, sizeof *nd * (size_t)g->ndims);
+        for (int k = 0; k < P->npend; k++) {
+          nd[g->ndims + k] = P->pend[k];
+          nd[g->ndims + k].value = v;
+        }
+        g->dims = nd;
+        g->ndims += P->npend;
+        P->npend = 0;
+      }
       if (!ts_accept(P, ',')) break;
     }
   }

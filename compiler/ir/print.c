@@ -18,6 +18,11 @@
  * Constant tensors: one element prints as {x} (shortest text that reads back to the same
  * value); more print as <Tensor> unless PrintOpts.tensor_data, then as PyTorch's flat form
  * " v0 v1 ... [ CPUFloatType{2,3} ]" (row-major, every value exact).
+ *
+ * A graph input's extent that follows a Dim (Graph.dims, docs/dynamic.md) prints as the Dim:
+ * its name, bounds and the example's extent, `Float(batch[1, 16]=2, 8)`; a name that is not an
+ * identifier prints with '_' for the other characters. Other values' types state the example's
+ * sizes, at which infer types the graph.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -263,6 +268,58 @@ static void pr_block(FILE *f, const Block *b, int indent, const PrintOpts *o) {
   for (const Node *n = b->first; n; n = n->next) pr_node(f, n, indent, o);
 }
 
+static const IrDim *pr_dim(const Graph *g, const Value *v, int axis) {
+  for (int k = 0; k < g->ndims; k++)
+    if (g->dims[k].value == v && g->dims[k].axis == axis) return &g->dims[k];
+  return NULL;
+}
+
+static void pr_dim_name(FILE *f, const char *s) {
+  if (!*s || (*s >= '0' && *s <= '9')) fputc('_', f);
+  for (const char *p = s; *p; p++) {
+    unsigned char c = (unsigned char)*p;
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    fputc(ok ? c : '_', f);
+  }
+  if (!strcmp(s, "strides") || !strcmp(s, "requires_grad") || !strcmp(s, "device")) fputc('_', f);
+}
+
+/* A graph input's type, its Dim extents as `name[min, max]=example`. */
+static void pr_param(FILE *f, const Graph *g, const Value *v) {
+  const Type *t = v->type;
+  bool dyn = false;
+  for (int i = 0; t && t->kind == TY_TENSOR && i < t->ndim; i++) dyn |= pr_dim(g, v, i) != NULL;
+  if (!dyn || t->dtype == DT_UNDEF) {
+    pr_typed(f, v);
+    return;
+  }
+  pr_value(f, v);
+  fprintf(f, " : %s(", ir_dtype_torch_name(t->dtype));
+  const char *sep = "";
+  for (int i = 0; i < t->ndim; i++, sep = ", ") {
+    const IrDim *dm = pr_dim(g, v, i);
+    fputs(sep, f);
+    if (dm) {
+      pr_dim_name(f, dm->name);
+      fprintf(f, "[%lld, %lld]=", (long long)dm->min, (long long)dm->max);
+    }
+    if (t->shape[i] < 0) fputc('*', f);
+    else fprintf(f, "%lld", (long long)t->shape[i]);
+  }
+  if (t->has_strides && t->ndim > 0) {
+    fprintf(f, "%sstrides=[", sep);
+    for (int i = 0; i < t->ndim; i++) fprintf(f, "%s%lld", i ? ", " : "", (long long)t->strides[i]);
+    fputc(']', f);
+    sep = ", ";
+  }
+  if (t->requires_grad >= 0) {
+    fprintf(f, "%srequires_grad=%d", sep, t->requires_grad);
+    sep = ", ";
+  }
+  if (t->device) fprintf(f, "%sdevice=%s", sep, t->device);
+  fputc(')', f);
+}
+
 void ir_print_graph(FILE *f, const Graph *g, const PrintOpts *o) {
   PrintOpts def = {.locations = true, .tensor_data = false};
   if (!o) o = &def;
@@ -270,7 +327,7 @@ void ir_print_graph(FILE *f, const Graph *g, const PrintOpts *o) {
   fputs("graph(", f);
   for (int i = 0; i < top->nparams; i++) {
     if (i) fputs(",\n      ", f);
-    pr_typed(f, top->params[i]);
+    pr_param(f, g, top->params[i]);
   }
   fputs("):\n", f);
   pr_block(f, top, 2, o);

@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 for m in samples/seed_slice/model.txt tests/corpus/mlp_traced_inlined.txt tests/corpus/slice_assign_traced_inlined.txt \
-         tests/corpus/inplace_traced.txt tests/dumpir/fuse.txt tests/functionalize/cases/*.txt; do
+         tests/corpus/inplace_traced.txt tests/dumpir/fuse.txt tests/dumpir/dynamic.txt tests/functionalize/cases/*.txt; do
   [ -e "$m" ] || continue
   if ! "$MC" compile "$m" -o "$tmp/out.c" --dump-ir 2>"$tmp/dump" >/dev/null; then
     continue # models the pipeline rejects are covered elsewhere
@@ -35,5 +35,17 @@ for m in samples/seed_slice/model.txt tests/corpus/mlp_traced_inlined.txt tests/
     pass=$((pass + 1))
   fi
 done
+# Dims (docs/dynamic.md): graph inputs print their Dim extents as name[min, max]=example through
+# every pass; the section after the last pass is the golden tests/dumpir/dynamic.after.txt.
+if ! "$MC" compile tests/dumpir/dynamic.txt -o "$tmp/out.c" --dump-ir 2>"$tmp/dump" >/dev/null; then
+  echo "FAIL tests/dumpir/dynamic.txt: mc compile failed: $(head -3 "$tmp/dump")"
+  fail=$((fail + 1))
+elif ! awk '/^\/\/ ----- IR /{n++; delete s; k=0; next} {s[k++]=$0} END{for(i=0;i<k;i++) print s[i]}' "$tmp/dump" |
+       diff tests/dumpir/dynamic.after.txt - >"$tmp/diff"; then
+  echo "FAIL tests/dumpir/dynamic.after.txt: the last section differs: $(head -5 "$tmp/diff" | tr '\n' ' ')"
+  fail=$((fail + 1))
+else
+  pass=$((pass + 1))
+fi
 echo "dump-ir: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -270,6 +270,13 @@ bench: all
 	$(PYTHON) bench/bench.py --doc docs/performance.md $(BENCH_ARGS)
 	$(MAKE) bench-compile
 
+# Guest instruction counts of one resnet18 / mobilenet_v2 inference on aarch64 under qemu-user,
+# the NEON kernels against the portable path (-DMC_NO_SIMD), with the tools/qemu_insn.c TCG
+# plugin (tests/cross/neon_count.py); minutes, not part of `make check`. Figures: docs/targets.md.
+.PHONY: neon-count
+neon-count: all
+	MC=$(BUILD)/mc BUILD=$(BUILD) $(PYTHON) tests/cross/neon_count.py
+
 # coverage sweep (tests/sweep/sweep.py): every torch.nn module class and ~250 torch/F.* calls,
 # traced and scripted, against PyTorch; minutes, not part of `make check`. Rewrites
 # tests/sweep/results.txt. SWEEP_ARGS: e.g. --jobs 2, or name filters.

@@ -385,6 +385,21 @@ static bool linear_gemv_only(const Emitter *e, const Node *n) {
   return tensor_numel(xt) / wt->shape[1] <= KL_DOT_ROWS;
 }
 
+/* Whether every convolution in block b (and the blocks in it) has a float32 input: then the
+ * kernel's other dtypes (and their double-precision activations, libm's) are compiled out
+ * (MCK_CONV_F32_ONLY, k_conv.h). */
+static bool convs_f32_only(const Block *b) {
+  for (const Node *n = b->first; n; n = n->next) {
+    for (int i = 0; i < n->nblocks; i++)
+      if (!convs_f32_only(n->blocks[i])) return false;
+    const OpDef *op = n->op ? (const OpDef *)n->op : ops_lookup(n->kind);
+    if (!op || !op->kernel_name || strncmp(op->kernel_name, "mckc_conv", 9)) continue;
+    const Type *t = n->ninputs > 0 ? n->inputs[0]->type : NULL;
+    if (!t || t->kind != TY_TENSOR || t->dtype != DT_F32) return false;
+  }
+  return true;
+}
+
 /* Whether every use of constant v is the weight of a prepacked convolution, or of a linear that
  * always reads its packed form: then its own data is never read and is not emitted (the tensor
  * keeps its shape, with no data). */
@@ -1200,6 +1215,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   }
   fputs("#if defined(__GNUC__)\n#define MCK_UNUSED __attribute__((unused))\n#else\n#define MCK_UNUSED\n#endif\n\n", c);
   fputs(no_malloc_pool, c);
+  if (convs_f32_only(top)) fputs("#define MCK_CONV_F32_ONLY 1 /* every convolution here is float32 */\n\n", c);
   kernel_lib_here(&klib);
   fputs("static inline MCK_UNUSED int64_t mck_arg_i(mck_arg a) { return a.kind == MCK_FLOAT ? (int64_t)a.u.f : a.u.i; }\n", c);
   fputs("static inline MCK_UNUSED double mck_arg_fv(mck_arg a) { return a.kind == MCK_FLOAT ? a.u.f : (double)a.u.i; }\n", c);

@@ -377,6 +377,9 @@ static inline int kconv_conv_run(mck_ctx *c, const char *op, mck_arg *out, int n
   if (mck_out(c, y, x->dtype, r, shape)) return -1;
   if (c->meta || mck_numel(y) == 0) return 0;
   if (x->dtype == MCK_F32) return kconv_conv_f32(c, op, &g, x, w, b, y, act, lo, hi);
+#ifdef MCK_CONV_F32_ONLY /* emit_c.c: every convolution of this model is float32 */
+  return mck_fail(c, "%s: internal: a %s convolution in a model of float32 ones", op, mck_dtype_name(x->dtype));
+#endif
   if (kconv_conv_generic(c, op, &g, x, w, b, y)) return -1;
   if (act != KCONV_ACT_NONE) {
     int64_t n = mck_numel(y);

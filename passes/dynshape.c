@@ -353,7 +353,8 @@ int dyn_analyse(Graph *g, DynInfo *info, Diag *d) {
   info->bytes = calloc((size_t)info->nvalues, sizeof *info->bytes);
   info->varies = calloc((size_t)info->nvalues, 1);
   info->max_shape = calloc((size_t)info->nvalues, sizeof *info->max_shape);
-  if (!info->bytes || !info->varies || !info->max_shape) {
+  info->hi_shape = calloc((size_t)info->nvalues, sizeof *info->hi_shape);
+  if (!info->bytes || !info->varies || !info->max_shape || !info->hi_shape) {
     diag_error(d, g->loc, "out of memory");
     return 1;
   }
@@ -367,6 +368,8 @@ int dyn_analyse(Graph *g, DynInfo *info, Diag *d) {
       if (a->kind == MCK_TENSOR && a->u.t) {
         if (c == DYN_MAX)
           for (int k = 0; k < a->u.t->ndim && k < IR_MAX_DIMS; k++) info->max_shape[id][k] = a->u.t->shape[k];
+        for (int k = 0; k < a->u.t->ndim && k < IR_MAX_DIMS; k++)
+          if (a->u.t->shape[k] > info->hi_shape[id][k]) info->hi_shape[id][k] = a->u.t->shape[k];
       }
       if (c > 0 && !same_arg(a, &ev[0].vals[id], ev[c].known[id], ev[0].known[id])) info->varies[id] = 1;
     }
@@ -381,7 +384,54 @@ void dyn_info_free(DynInfo *info) {
   free(info->bytes);
   free(info->varies);
   free(info->max_shape);
+  free(info->hi_shape);
   memset(info, 0, sizeof *info);
+}
+
+static void hi_value(Graph *g, const DynInfo *info, Value *v, Type **saved) {
+  if (v->id < 0 || v->id >= info->nvalues || saved[v->id] || !info->varies[v->id] || v->type->kind != TY_TENSOR ||
+      v->type->ndim <= 0)
+    return;
+  const int64_t *hi = info->hi_shape[v->id];
+  bool seen = false;
+  for (int k = 0; k < v->type->ndim; k++) seen |= hi[k] > 0;
+  if (!seen) return; /* not evaluated at any assignment: its example type stands */
+  Type *t = ir_type_copy(g->arena, v->type);
+  for (int k = 0; k < t->ndim; k++)
+    if (hi[k] > t->shape[k]) t->shape[k] = hi[k];
+  t->has_strides = false;
+  saved[v->id] = v->type;
+  v->type = t;
+}
+
+static void hi_block(Graph *g, const DynInfo *info, Block *b, Type **saved) {
+  for (int i = 0; i < b->nparams; i++) hi_value(g, info, b->params[i], saved);
+  for (Node *n = b->first; n; n = n->next) {
+    for (int k = 0; k < n->nblocks; k++) hi_block(g, info, n->blocks[k], saved);
+    for (int i = 0; i < n->noutputs; i++) hi_value(g, info, n->outputs[i], saved);
+  }
+}
+
+Type **dyn_types_at_hi(Graph *g, const DynInfo *info) {
+  Type **saved = calloc((size_t)info->nvalues + 1, sizeof *saved);
+  if (saved) hi_block(g, info, g->top, saved);
+  return saved;
+}
+
+static void restore_block(Block *b, Type **saved, int nvalues) {
+  for (int i = 0; i < b->nparams; i++)
+    if (b->params[i]->id < nvalues && saved[b->params[i]->id]) b->params[i]->type = saved[b->params[i]->id];
+  for (Node *n = b->first; n; n = n->next) {
+    for (int k = 0; k < n->nblocks; k++) restore_block(n->blocks[k], saved, nvalues);
+    for (int i = 0; i < n->noutputs; i++)
+      if (n->outputs[i]->id < nvalues && saved[n->outputs[i]->id]) n->outputs[i]->type = saved[n->outputs[i]->id];
+  }
+}
+
+void dyn_types_put_back(Graph *g, Type **saved) {
+  if (!saved) return;
+  restore_block(g->top, saved, g->next_value_id + 1);
+  free(saved);
 }
 
 bool dyn_extent_fixed(Graph *g, const Value *v, int axis, const Node *stop) {

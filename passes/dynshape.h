@@ -20,12 +20,19 @@ typedef struct DynInfo {
   size_t *bytes; /* a tensor value's largest byte size over the assignments (0: not a tensor) */
   char *varies;  /* 1: the value (a tensor's shape, or a scalar) may differ between runs */
   int64_t (*max_shape)[IR_MAX_DIMS]; /* a tensor's shape with every Dim at its max */
+  int64_t (*hi_shape)[IR_MAX_DIMS];  /* per extent, the largest over the assignments (0: not seen) */
 } DynInfo;
 
 /* Evaluates the whole graph at each assignment; errors (a kernel that refuses some size, control
  * flow) are reported at their node. Returns the error count; free info with dyn_info_free. */
 int dyn_analyse(Graph *g, DynInfo *info, Diag *d);
 void dyn_info_free(DynInfo *info);
+
+/* For bounds computed from types (the kernels' scratch for -DMC_NO_MALLOC): gives every tensor
+ * value whose shape varies a type at its largest extents (hi_shape, compact strides) and returns
+ * the types it replaced, by value id, for dyn_types_put_back; NULL when out of memory. */
+Type **dyn_types_at_hi(Graph *g, const DynInfo *info);
+void dyn_types_put_back(Graph *g, Type **saved);
 
 /* Whether extent `axis` of tensor value v, defined before node `stop` in the top block, is the
  * same at every assignment of the Dims (evaluating the nodes before `stop`). */

@@ -385,21 +385,6 @@ static bool linear_gemv_only(const Emitter *e, const Node *n) {
   return tensor_numel(xt) / wt->shape[1] <= KL_DOT_ROWS;
 }
 
-/* Whether every convolution in block b (and the blocks in it) has a float32 input: then the
- * kernel's other dtypes (and their double-precision activations, libm's) are compiled out
- * (MCK_CONV_F32_ONLY, k_conv.h). */
-static bool convs_f32_only(const Block *b) {
-  for (const Node *n = b->first; n; n = n->next) {
-    for (int i = 0; i < n->nblocks; i++)
-      if (!convs_f32_only(n->blocks[i])) return false;
-    const OpDef *op = n->op ? (const OpDef *)n->op : ops_lookup(n->kind);
-    if (!op || !op->kernel_name || strncmp(op->kernel_name, "mckc_conv", 9)) continue;
-    const Type *t = n->ninputs > 0 ? n->inputs[0]->type : NULL;
-    if (!t || t->kind != TY_TENSOR || t->dtype != DT_F32) return false;
-  }
-  return true;
-}
-
 /* Whether every use of constant v is the weight of a prepacked convolution, or of a linear that
  * always reads its packed form: then its own data is never read and is not emitted (the tensor
  * keeps its shape, with no data). */
@@ -1160,8 +1145,14 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   size_t arena = e.plan.arena_bytes;
   for (int i = 0; i < top->nrets; i++)
     if (top->rets[i]->type->kind != TY_TENSOR) arena += 64;
-  uint64_t keep[4], scratch = scratch_bound(&e, keep), in_copies = 0;
-  if (e.dyn) scratch = 0; /* no bound of the kernels' scratch at every size yet */
+  uint64_t keep[4], scratch, in_copies = 0;
+  if (e.dyn) { /* the kernels' scratch at the largest extents each value takes within the bounds */
+    Type **hi = dyn_types_at_hi(g, e.dyn);
+    scratch = hi ? scratch_bound(&e, keep) : 0;
+    dyn_types_put_back(g, hi);
+  } else {
+    scratch = scratch_bound(&e, keep);
+  }
   for (int i = 0; i < top->nparams; i++) {
     int64_t ne = e.dyn ? input_max_numel(g, top->params[i]) : tensor_numel(top->params[i]->type);
     uint64_t bytes = ne >= 0 ? (uint64_t)ne * ir_dtype_size(top->params[i]->type->dtype) : 8;
@@ -1171,7 +1162,10 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
              " * long (the model, its arena, the kernels' scratch with -DMC_NO_MALLOC, a copy of each input);\n"
              " * NULL if misaligned or too small. mc_model_destroy frees nothing of it. */\n", name);
   fprintf(h, "#ifdef MC_NO_MALLOC\n");
-  if (scratch)
+  if (scratch && e.dyn)
+    fprintf(h, "#define %s_MEMORY_BYTES (MC_MEMORY_BYTES(%d, %d, %zuu + %" PRIu64 "u, %" PRIu64 "u) + MC_DYN_MEMORY_BYTES(%d, %d))\n",
+            name, top->nparams, top->nrets, (arena + 63) / 64 * 64, scratch, in_copies, top->nparams, top->nrets);
+  else if (scratch)
     fprintf(h, "#define %s_MEMORY_BYTES MC_MEMORY_BYTES(%d, %d, %zuu + %" PRIu64 "u, %" PRIu64 "u)\n", name,
             top->nparams, top->nrets, (arena + 63) / 64 * 64, scratch, in_copies);
   else
@@ -1215,7 +1209,6 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   }
   fputs("#if defined(__GNUC__)\n#define MCK_UNUSED __attribute__((unused))\n#else\n#define MCK_UNUSED\n#endif\n\n", c);
   fputs(no_malloc_pool, c);
-  if (convs_f32_only(top)) fputs("#define MCK_CONV_F32_ONLY 1 /* every convolution here is float32 */\n\n", c);
   kernel_lib_here(&klib);
   fputs("static inline MCK_UNUSED int64_t mck_arg_i(mck_arg a) { return a.kind == MCK_FLOAT ? (int64_t)a.u.f : a.u.i; }\n", c);
   fputs("static inline MCK_UNUSED double mck_arg_fv(mck_arg a) { return a.kind == MCK_FLOAT ? a.u.f : (double)a.u.i; }\n", c);

@@ -9,7 +9,10 @@
  * Prints "bounds I D MIN MAX" for every input extent first, and each refused call's message.
  * Exits 1 when a call returns something other than expected. With MC_DYN_IN=1 in the
  * environment the model lives in memory the harness supplies (model_create_in,
- * model_MEMORY_BYTES). */
+ * model_MEMORY_BYTES). Built with -DMC_NO_MALLOC (and linked with the malloc family poisoned)
+ * the harness calls no allocator either: the model lives in a static buffer of
+ * model_MEMORY_BYTES and the input and output buffers come from a static pool; the DLPack copy
+ * of an output is not checked (the heapless runtime has none). */
 #include "model.h"
 
 #include <stdio.h>
@@ -17,6 +20,22 @@
 #include <string.h>
 
 #define MAXIN 16
+
+#ifdef MC_NO_MALLOC
+static _Alignas(64) unsigned char heapless_model_[model_MEMORY_BYTES];
+static _Alignas(64) unsigned char heapless_pool_[64u << 20];
+static size_t heapless_used_;
+static void *h_alloc(size_t n) { /* never given back: a script binds a few inputs */
+  n = (n + 63) / 64 * 64;
+  if (n > sizeof heapless_pool_ - heapless_used_) return NULL;
+  heapless_used_ += n;
+  return heapless_pool_ + heapless_used_ - n;
+}
+#define h_free(p) ((void)(p))
+#else
+#define h_alloc malloc
+#define h_free free
+#endif
 
 static size_t dtype_bytes(DLDataType t) { return (size_t)(t.bits / 8) * t.lanes; }
 
@@ -42,6 +61,9 @@ int main(int argc, char **argv) {
   FILE *sf = fopen(argv[1], "r");
   void *mem = NULL;
   mc_model *m = NULL;
+#ifdef MC_NO_MALLOC
+  m = model_create_in(heapless_model_, sizeof heapless_model_);
+#else
   if (getenv("MC_DYN_IN")) {
     size_t bytes = model_MEMORY_BYTES;
     mem = malloc(bytes + 64);
@@ -50,6 +72,7 @@ int main(int argc, char **argv) {
   } else {
     m = model_create();
   }
+#endif
   if (!sf || !m) {
     fprintf(stderr, "cannot open the script or create the model\n");
     return 1;
@@ -83,7 +106,7 @@ int main(int argc, char **argv) {
       t.strides = NULL;
       t.byte_offset = 0;
       size_t bytes = numel(nd, shape) * dtype_bytes(t.dtype);
-      void *buf = malloc(bytes ? bytes : 1);
+      void *buf = h_alloc(bytes ? bytes : 1);
       FILE *f = fopen(path, "rb");
       if (!buf || !f || (bytes && fread(buf, 1, bytes, f) != bytes)) {
         fprintf(stderr, "cannot read %s\n", path);
@@ -98,11 +121,11 @@ int main(int argc, char **argv) {
         return 1;
       }
       if (rc == 0) {
-        free(bufs[i]); /* the previous binding is forgotten */
+        h_free(bufs[i]); /* the previous binding is forgotten */
         bufs[i] = buf;
         memcpy(shapes[i], shape, sizeof shape);
       } else {
-        free(buf);
+        h_free(buf);
       }
     } else if (strcmp(tok, "run") == 0) {
       int expect = atoi(strtok(NULL, " \n"));
@@ -126,7 +149,7 @@ int main(int argc, char **argv) {
         fputc('\n', sh);
         /* a compact copy through mc_copy_output, in this run's shape */
         size_t bytes = numel(y->ndim, y->shape) * dtype_bytes(y->dtype);
-        void *buf = malloc(bytes ? bytes : 1);
+        void *buf = h_alloc(bytes ? bytes : 1);
         DLTensor dst = *y;
         dst.data = buf;
         dst.strides = NULL;
@@ -135,6 +158,7 @@ int main(int argc, char **argv) {
           fprintf(stderr, "mc_copy_output %d: %s\n", k, mc_last_error(m));
           return 1;
         }
+#ifndef MC_NO_MALLOC
         /* the DLPack copy has this run's shape and the same bytes */
         DLManagedTensor *dl = mc_get_output_dlpack(m, k);
         if (!dl || dl->dl_tensor.ndim != y->ndim ||
@@ -144,15 +168,16 @@ int main(int argc, char **argv) {
           return 1;
         }
         dl->deleter(dl);
+#endif
         snprintf(path, sizeof path, "%s/output_%d.bin", dir, k);
         if (write_file(path, buf, bytes)) return 1;
-        free(buf);
+        h_free(buf);
       }
       fclose(sh);
       for (int i = 0; i < ni && i < MAXIN; i++) {
         DLTensor dst = *mc_input_info(m, i);
         size_t bytes = numel(dst.ndim, shapes[i]) * dtype_bytes(dst.dtype);
-        void *buf = malloc(bytes ? bytes : 1);
+        void *buf = h_alloc(bytes ? bytes : 1);
         dst.shape = shapes[i];
         dst.data = buf;
         if (!buf || mc_copy_input(m, i, &dst)) {
@@ -161,13 +186,13 @@ int main(int argc, char **argv) {
         }
         snprintf(path, sizeof path, "%s/input_%d.bin", dir, i);
         if (write_file(path, buf, bytes)) return 1;
-        free(buf);
+        h_free(buf);
       }
     }
   }
   fclose(sf);
   mc_model_destroy(m);
-  free(mem);
-  for (int i = 0; i < MAXIN; i++) free(bufs[i]);
+  h_free(mem);
+  for (int i = 0; i < MAXIN; i++) h_free(bufs[i]);
   return 0;
 }

@@ -179,12 +179,12 @@ CASES = [
                          3: Dim("w", min=12, max=40)},),
      "sizes": [lambda: (torch.randn(1, 3, 17, 33),), lambda: (torch.randn(4, 3, 40, 12),),
                lambda: (torch.randn(3, 3, 29, 29),)],
-     "atol": 1e-4, "rtol": 1e-4, "out_of_bounds": (0, [1, 3, 41, 20])},
+     "atol": 1e-4, "rtol": 1e-4, "out_of_bounds": (0, [1, 3, 41, 20]), "no_malloc": True},
     {"name": "text_encoder_batch_seq", "module": TextEncoder, "example": lambda: (ids(2, 8), pad(2, 8)),
      "dynamic_shapes": ({0: BATCH, 1: SEQ}, {0: BATCH, 1: SEQ}),
      "sizes": [lambda: (ids(1, 5), pad(1, 5)), lambda: (ids(3, 17), pad(3, 17)),
                lambda: (ids(6, 24), pad(6, 24)), lambda: (ids(2, 1), pad(2, 1))],
-     "atol": 1e-4, "rtol": 1e-4, "disagree": ([2, 7], [2, 9]), "create_in": True, "mc_run": True},
+     "atol": 1e-4, "rtol": 1e-4, "disagree": ([2, 7], [2, 9]), "create_in": True, "mc_run": True, "no_malloc": True},
     {"name": "lstm_posemb_batch_seq", "module": SeqLSTM, "example": lambda: (ids(2, 6),),
      "dynamic_shapes": ({0: BATCH, 1: SEQ},),
      "sizes": [lambda: (ids(1, 9),), lambda: (ids(5, 24),), lambda: (ids(6, 1),)], "atol": 1e-5},
@@ -198,7 +198,7 @@ CASES = [
      "dynamic_shapes": ({0: Dim("batch", min=1, max=6), 1: Dim("steps", min=1, max=12)},),
      "sizes": [lambda: (torch.randn(1, 1, 4),), lambda: (torch.randn(4, 9, 4),),
                lambda: (torch.randn(6, 12, 4) * 4.0,), lambda: (torch.randn(3, 2, 4),)],
-     "atol": 1e-5, "out_of_bounds": (0, [2, 13, 4]), "mc_run": True},
+     "atol": 1e-5, "out_of_bounds": (0, [2, 13, 4]), "mc_run": True, "no_malloc": True},
     {"name": "causal_block_seq", "module": CausalBlock, "example": lambda: (torch.randn(2, 6, 32),),
      "dynamic_shapes": ({0: BATCH, 1: SEQ},),
      "sizes": [lambda: (torch.randn(1, 1, 32),), lambda: (torch.randn(3, 11, 32),),
@@ -300,6 +300,8 @@ def check_case(case):
             errors.append("expected a message with %r, harness said: %s" % (m, r.stdout[-1000:]))
     for od, want, want_inputs, label in wants:
         errors.extend(run_e2e.compare_outputs(od, want, want_inputs, case, label))
+    if case.get("no_malloc"):
+        errors.extend(check_no_malloc(case, d, sp, wants, expect_msgs))
     # `mc run` (libtcc) and `mc run --interp` take .npy inputs of a size within the bounds
     for od, want, want_inputs, label in [wants[1], wants[-1]] if case.get("mc_run") else []:
         files = []
@@ -336,6 +338,56 @@ def check_case(case):
             r = run([MC, "run", os.path.join(d, "model.json")] + files + ["-o", os.path.join(d, "oob_run")] + mode)
             if r.returncode != 1 or "outside Dim" not in r.stdout:
                 errors.append("mc run %s out of bounds: exit %d: %s" % (" ".join(mode), r.returncode, r.stdout[-1000:]))
+    return errors
+
+
+NO_HEAP_BAD = ("malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign")
+
+
+def check_no_malloc(case, d, script_path, wants, expect_msgs):
+    """-DMC_NO_MALLOC: the same model.c, with the runtime built from runtime-dist, in a static
+    buffer of model_MEMORY_BYTES (the arena and the kernels' scratch bounded for the largest
+    sizes within the Dims); no object refers to the malloc family, which is poisoned at link
+    (tests/baremetal/host.c); the same script at the same sizes matches PyTorch."""
+    o = os.path.join(d, "no_malloc")
+    os.makedirs(o, exist_ok=True)
+    dist = os.path.join(BUILD, "runtime-dist")
+    inc = ["-I" + d, "-Wa,-I" + d, "-I" + dist]
+    flags = ["-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-DMC_NO_MALLOC", "-DMC_NO_THREADS"]
+    objs = []
+    for src in (os.path.join(d, "model.c"), os.path.join(dist, "mc_runtime.c"), os.path.join(dist, "mc_core.c"),
+                os.path.join(HERE, "harness.c")):
+        obj = os.path.join(o, os.path.basename(src)[:-2] + ".o")
+        r = run([CC] + flags + inc + ["-c", src, "-o", obj])
+        if r.returncode != 0:
+            return ["no_malloc: %s: %s" % (os.path.basename(src), r.stdout[-3000:])]
+        objs.append(obj)
+    r = run(["nm", "-u"] + objs[:3])
+    bad = sorted({l.split()[-1] for l in r.stdout.splitlines() if l.split() and l.split()[-1] in NO_HEAP_BAD})
+    if bad:
+        return ["no_malloc: the model or runtime objects refer to %s" % ", ".join(bad)]
+    host = os.path.join(o, "host.o")
+    r = run([CC, "-std=c11", "-O1", "-c", os.path.join(ROOT, "tests/baremetal/host.c"), "-o", host])
+    exe = os.path.join(o, "harness")
+    if r.returncode == 0:
+        r = run([CC] + objs + [host, "-o", exe, "-lm"] + ["-Wl,--wrap=" + f for f in ("malloc", "calloc", "realloc", "free")])
+    if r.returncode != 0:
+        return ["no_malloc: link: %s" % r.stdout[-3000:]]
+    script = open(script_path).read()
+    for od, _, _, _ in wants:
+        nd = os.path.join(o, os.path.basename(od))
+        os.makedirs(nd, exist_ok=True)
+        script = script.replace("run 0 %s\n" % od, "run 0 %s\n" % nd)
+    sp = os.path.join(o, "script.txt")
+    with open(sp, "w") as f:
+        f.write(script)
+    r = run([exe, sp])
+    if r.returncode != 0:
+        return ["no_malloc: harness exited %d: %s" % (r.returncode, r.stdout[-3000:])]
+    errors = ["no_malloc: expected a message with %r: %s" % (m, r.stdout[-1000:]) for m in expect_msgs if m not in r.stdout]
+    for od, want, want_inputs, label in wants:
+        errors.extend(run_e2e.compare_outputs(os.path.join(o, os.path.basename(od)), want, want_inputs, case,
+                                              "no_malloc " + label))
     return errors
 
 

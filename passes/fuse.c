@@ -44,9 +44,7 @@ static bool activation(const Node *n, FuseAct *a) {
   a->b = 1.0;
   if (!n->ninputs || n->noutputs != 1 || !is_f32(n->outputs[0])) return false;
   for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
-    char kind[32];
-    snprintf(kind, sizeof kind, "aten::%s", plain[i]);
-    if (ir_node_is(n, kind) && n->ninputs == 1) {
+    if (!strncmp(n->kind, "aten::", 6) && !strcmp(n->kind + 6, plain[i]) && n->ninputs == 1) {
       a->name = plain[i];
       return true;
     }
@@ -72,28 +70,53 @@ static bool activation(const Node *n, FuseAct *a) {
   return false;
 }
 
-/* A new constant, inserted before pos. */
-static Value *add_const(Node *pos, Node *c) {
+/* The constants fused nodes read (the activation's name and bounds, a defaulted alpha or None
+ * argument), one node per distinct value, at the start of the top block: it precedes every
+ * fused node, in any block. */
+#define FUSE_NCONSTS 32
+typedef struct FuseConsts {
+  char kind[FUSE_NCONSTS]; /* 's' str, 'f' float, 'i' int, 'n' None */
+  const char *s[FUSE_NCONSTS];
+  double f[FUSE_NCONSTS];
+  int64_t i[FUSE_NCONSTS];
+  Value *v[FUSE_NCONSTS];
+  int n;
+} FuseConsts;
+
+static Value *shared_const(Graph *g, FuseConsts *fc, Node *pos, char kind, const char *str, double f, int64_t i) {
+  for (int k = 0; k < fc->n; k++)
+    if (fc->kind[k] == kind && (kind != 's' || !strcmp(fc->s[k], str)) &&
+        (kind != 'f' || !memcmp(&fc->f[k], &f, sizeof f)) && (kind != 'i' || fc->i[k] == i))
+      return fc->v[k];
+  Node *c;
+  if (kind == 's') {
+    Type *t = ir_type_scalar(g, TY_STR);
+    c = ir_node_new(g, "prim::Constant", NULL, 0, 1, &t);
+    c->loc = pos->loc;
+    ir_node_add_attr(c, "value", ATTR_STR)->s = str;
+  } else {
+    c = kind == 'f' ? ir_make_constant_float(g, f, pos->loc)
+        : kind == 'i' ? ir_make_constant_int(g, i, pos->loc) : ir_make_constant_none(g, pos->loc);
+  }
   c->op = ops_lookup("prim::Constant");
-  ir_insert_before(pos, c);
+  ir_insert_before(g->top->first, c);
+  if (fc->n < FUSE_NCONSTS) {
+    fc->kind[fc->n] = kind;
+    fc->s[fc->n] = str;
+    fc->f[fc->n] = f;
+    fc->i[fc->n] = i;
+    fc->v[fc->n++] = c->outputs[0];
+  }
   return c->outputs[0];
 }
 
-static Value *const_str(Graph *g, Node *pos, const char *s) {
-  Type *t = ir_type_scalar(g, TY_STR);
-  Node *c = ir_node_new(g, "prim::Constant", NULL, 0, 1, &t);
-  c->loc = pos->loc;
-  ir_node_add_attr(c, "value", ATTR_STR)->s = s;
-  return add_const(pos, c);
-}
-
 /* Producer input i, or a None constant when the (defaulted) input is absent. */
-static Value *arg_or_none(Graph *g, Node *p, int i) {
-  return i < p->ninputs ? p->inputs[i] : add_const(p, ir_make_constant_none(g, p->loc));
+static Value *arg_or_none(Graph *g, FuseConsts *fc, Node *p, int i) {
+  return i < p->ninputs ? p->inputs[i] : shared_const(g, fc, p, 'n', NULL, 0, 0);
 }
 
 /* Builds the fused node's inputs from producer p; returns the fused kind or NULL. */
-static const char *fused_inputs(Graph *g, Node *p, Value **in, int *nin) {
+static const char *fused_inputs(Graph *g, FuseConsts *fc, Node *p, Value **in, int *nin) {
   const OpDef *op = p->op;
   const OpConv *cd = op ? op->conv : NULL;
   if (cd && cd->fuse_min > 0) { /* a convolution: its descriptor names mc::conv_act's inputs */
@@ -102,13 +125,13 @@ static const char *fused_inputs(Graph *g, Node *p, Value **in, int *nin) {
     if (cd->transposed == 2 && (p->ninputs <= cd->transposed_arg || !ir_constant_int(p->inputs[cd->transposed_arg], &tr)))
       return NULL;
     if (tr) return NULL;
-    for (int i = 0; i < 7; i++) in[i] = arg_or_none(g, p, cd->fused[i]);
+    for (int i = 0; i < 7; i++) in[i] = arg_or_none(g, fc, p, cd->fused[i]);
     *nin = 7;
     return "mc::conv_act";
   }
   if (ir_node_is(p, "aten::linear")) {
     if (p->ninputs < 2) return NULL;
-    for (int i = 0; i < 3; i++) in[i] = arg_or_none(g, p, i);
+    for (int i = 0; i < 3; i++) in[i] = arg_or_none(g, fc, p, i);
     *nin = 3;
     return "mc::linear_act";
   }
@@ -118,7 +141,7 @@ static const char *fused_inputs(Graph *g, Node *p, Value **in, int *nin) {
     if (p->ninputs > 2 && !const_num(p->inputs[2], &alpha)) return NULL;
     in[0] = p->inputs[0];
     in[1] = p->inputs[1];
-    in[2] = p->ninputs > 2 ? p->inputs[2] : add_const(p, ir_make_constant_int(g, 1, p->loc));
+    in[2] = p->ninputs > 2 ? p->inputs[2] : shared_const(g, fc, p, 'i', NULL, 0, 1);
     *nin = 3;
     return "mc::add_act";
   }
@@ -126,7 +149,7 @@ static const char *fused_inputs(Graph *g, Node *p, Value **in, int *nin) {
 }
 
 /* Tries to fuse activation node n into its producer; returns whether it did. */
-static bool fuse(Graph *g, Node *n) {
+static bool fuse(Graph *g, FuseConsts *fc, Node *n) {
   FuseAct a;
   if (!is_pure(n) || !activation(n, &a)) return false;
   Value *x = n->inputs[0];
@@ -136,11 +159,11 @@ static bool fuse(Graph *g, Node *n) {
     return false;
   Value *in[10];
   int nin = 0;
-  const char *kind = fused_inputs(g, p, in, &nin);
+  const char *kind = fused_inputs(g, fc, p, in, &nin);
   if (!kind) return false;
-  in[nin++] = const_str(g, p, a.name);
-  in[nin++] = add_const(p, ir_make_constant_float(g, a.a, p->loc));
-  in[nin++] = add_const(p, ir_make_constant_float(g, a.b, p->loc));
+  in[nin++] = shared_const(g, fc, p, 's', a.name, 0, 0);
+  in[nin++] = shared_const(g, fc, p, 'f', NULL, a.a, 0);
+  in[nin++] = shared_const(g, fc, p, 'f', NULL, a.b, 0);
   Type *t = ir_type_shared(g, n->outputs[0]->type);
   Node *f = ir_node_new(g, kind, in, nin, 1, &t);
   f->op = ops_lookup(kind);
@@ -153,18 +176,19 @@ static bool fuse(Graph *g, Node *n) {
   return true;
 }
 
-static int fuse_block(Graph *g, Block *b) {
+static int fuse_block(Graph *g, FuseConsts *fc, Block *b) {
   int k = 0;
   for (Node *node = b->first, *next; node; node = next) {
     next = node->next;
-    for (int i = 0; i < node->nblocks; i++) k += fuse_block(g, node->blocks[i]);
-    if (fuse(g, node)) k++;
+    for (int i = 0; i < node->nblocks; i++) k += fuse_block(g, fc, node->blocks[i]);
+    if (fuse(g, fc, node)) k++;
   }
   return k;
 }
 
 int fuse_run(Graph *g, PassCtx *c) {
-  int k = fuse_block(g, g->top);
+  FuseConsts fc = {0};
+  int k = fuse_block(g, &fc, g->top);
   if (c && c->verbose > 1) fprintf(stderr, "fuse: fused %d activations\n", k);
   return 0;
 }

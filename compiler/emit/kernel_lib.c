@@ -597,56 +597,92 @@ static void mark_item(Lib *L, int i, Ints *work) {
   mark_group(L, it->group, work);
 }
 
-char *kernel_lib_text(const char *roots, size_t nroots, bool all) {
-  Lib *L = &lib_;
+static void lib_prepare(void) {
   if (!lib_ready_) {
-    lib_split(L);
+    lib_split(&lib_);
     lib_ready_ = true;
   }
-  const char *env = getenv("MC_ALL_KERNELS");
-  if (env && *env && strcmp(env, "0")) all = true;
-  if (all || L->whole) {
-    char *r = malloc(L->len + 1);
-    if (r) memcpy(r, L->text, L->len + 1);
-    return r;
-  }
-  for (int i = 0; i < L->nitems; i++) L->items[i].keep = false;
-  for (int g = 0; g < L->ngroups; g++) L->groups[g].used = false;
-  Ints work = {0};
-  bool *seen = calloc((size_t)L->nlib_names + 1, 1);
-  if (!seen) return NULL;
-  /* the roots: every identifier of the rest of the file (names it pastes with library macros too) */
-  {
-    size_t p = 0;
-    for (;;) {
-      skip_blank(roots, &p, nroots, false);
-      Tok t = next_tok(roots, &p, nroots);
-      if (t.kind == T_EOF) break;
-      if (t.kind != T_IDENT) continue;
-      int id = name_find(&L->names, roots + t.at, t.len);
-      if (id < 0 || id >= L->nlib_names) continue;
-      ints_push(&work, id);
-      if (macro_named(L, id)) { /* a call of a library macro: the names it pastes */
-        Ints r = {0};
-        size_t b = t.at;
-        size_t e2 = p;
+}
+
+/* The roots found so far: the library names the text names (each pushed once) and the names its
+ * calls of library macros paste. */
+typedef struct {
+  Ints work;
+  bool *rooted;   /* library name id -> already in work */
+  char *ismacro;  /* library name id -> 0 not known yet, 1 not a macro, 2 a macro */
+} Roots;
+
+static bool roots_init(Roots *r) {
+  memset(r, 0, sizeof *r);
+  r->rooted = calloc((size_t)lib_.nlib_names + 1, 1);
+  r->ismacro = calloc((size_t)lib_.nlib_names + 1, 1);
+  return r->rooted && r->ismacro;
+}
+
+static void roots_free(Roots *r) {
+  free(r->work.v);
+  free(r->rooted);
+  free(r->ismacro);
+  memset(r, 0, sizeof *r);
+}
+
+/* Adds the identifiers of s[0, n) to r. Unless final, stops before any blank run, token or
+ * macro call that reaches the end of s (it may go on in text not written yet) and returns where
+ * it stopped: scanning the rest later from there finds what one scan of the whole text finds. */
+static size_t roots_scan(Roots *r, const char *s, size_t n, bool final) {
+  Lib *L = &lib_;
+  size_t p = 0;
+  for (;;) {
+    size_t at = p;
+    skip_blank(s, &p, n, false);
+    if (p >= n && !final) return at;
+    Tok t = next_tok(s, &p, n);
+    if (t.kind == T_EOF) return p;
+    if (p >= n && !final) return at;
+    if (t.kind != T_IDENT) continue;
+    int id = name_find(&L->names, s + t.at, t.len);
+    if (id < 0 || id >= L->nlib_names) continue;
+    if (!r->ismacro[id]) r->ismacro[id] = macro_named(L, id) ? 2 : 1;
+    if (r->ismacro[id] == 2) { /* a call of a library macro: the names it pastes */
+      size_t q = p;
+      skip_blank(s, &q, n, false);
+      if (q >= n && !final) return at;
+      if (q < n && s[q] == '(') {
+        size_t e2;
         int depth = 0;
-        size_t q = p;
-        skip_blank(roots, &q, nroots, false);
-        if (q < nroots && roots[q] == '(') {
-          for (e2 = q; e2 < nroots; e2++) {
-            if (roots[e2] == '(') depth++;
-            if (roots[e2] == ')' && --depth == 0) {
-              e2++;
-              break;
-            }
+        for (e2 = q; e2 < n; e2++) {
+          if (s[e2] == '(') depth++;
+          if (s[e2] == ')' && --depth == 0) {
+            e2++;
+            break;
           }
-          scan_refs(L, roots, b, e2, &r, NULL);
-          for (int k = 0; k < r.n; k++) ints_push(&work, r.v[k]);
         }
-        free(r.v);
+        if (e2 >= n && !final) return at;
+        Ints refs = {0};
+        scan_refs(L, s, t.at, e2, &refs, NULL);
+        for (int k = 0; k < refs.n; k++) ints_push(&r->work, refs.v[k]);
+        free(refs.v);
       }
     }
+    if (!r->rooted[id]) {
+      r->rooted[id] = true;
+      ints_push(&r->work, id);
+    }
+  }
+}
+
+/* The library's text reduced to the chunks reachable from r's roots; malloc'd, NULL when out of
+ * memory. Takes r's work list. */
+static char *roots_closure(Roots *r) {
+  Lib *L = &lib_;
+  for (int i = 0; i < L->nitems; i++) L->items[i].keep = false;
+  for (int g = 0; g < L->ngroups; g++) L->groups[g].used = false;
+  Ints work = r->work;
+  r->work = (Ints){0};
+  bool *seen = calloc((size_t)L->nlib_names + 1, 1);
+  if (!seen) {
+    free(work.v);
+    return NULL;
   }
   for (int i = 0; i < L->nitems; i++)
     if (L->items[i].kind == IT_ALWAYS) mark_item(L, i, &work);
@@ -663,25 +699,61 @@ char *kernel_lib_text(const char *roots, size_t nroots, bool all) {
     const Item *it = &L->items[i];
     if (it->kind == IT_DIRECTIVE ? L->groups[it->group].used : it->keep) n += it->end - it->start;
   }
-  char *r = malloc(n + 1);
-  if (!r) return NULL;
+  char *t = malloc(n + 1);
+  if (!t) return NULL;
   n = 0;
   for (int i = 0; i < L->nitems; i++) {
     const Item *it = &L->items[i];
     if (it->kind == IT_DIRECTIVE ? L->groups[it->group].used : it->keep) {
-      memcpy(r + n, L->text + it->start, it->end - it->start);
+      memcpy(t + n, L->text + it->start, it->end - it->start);
       n += it->end - it->start;
     }
   }
-  r[n] = 0;
-  return r;
+  t[n] = 0;
+  return t;
 }
+
+static bool all_kernels_env(void) {
+  const char *env = getenv("MC_ALL_KERNELS");
+  return env && *env && strcmp(env, "0");
+}
+
+static char *whole_lib(void) {
+  char *t = malloc(lib_.len + 1);
+  if (t) memcpy(t, lib_.text, lib_.len + 1);
+  return t;
+}
+
+char *kernel_lib_text(const char *roots, size_t nroots, bool all) {
+  lib_prepare();
+  if (all || all_kernels_env() || lib_.whole) return whole_lib();
+  Roots r;
+  if (!roots_init(&r)) {
+    roots_free(&r);
+    return NULL;
+  }
+  roots_scan(&r, roots, nroots, true);
+  char *t = roots_closure(&r);
+  roots_free(&r);
+  return t;
+}
+
+/* The generated file goes to an unnamed temporary file (a model of a million nodes writes
+ * hundreds of megabytes of C: they stay out of memory), read back in slices for its roots. */
+#define KL_BUFSIZE ((size_t)1 << 20)
 
 FILE *kernel_lib_begin(KernelLibOut *k, FILE *out) {
   memset(k, 0, sizeof *k);
   k->out = out;
   k->at = -1;
-  k->buf = open_memstream(&k->text, &k->len);
+  k->buf = tmpfile();
+  if (k->buf) {
+    k->vbuf = malloc(KL_BUFSIZE);
+    if (k->vbuf) setvbuf(k->buf, k->vbuf, _IOFBF, KL_BUFSIZE);
+    return k->buf;
+  }
+  k->buf = open_memstream(&k->text, &k->len); /* no temporary file: the file in memory */
+  k->in_memory = k->buf != NULL;
   return k->buf ? k->buf : out;
 }
 
@@ -696,22 +768,101 @@ void kernel_lib_here(KernelLibOut *k) {
   k->at = ftell(k->buf);
 }
 
+/* Copies n bytes (all that is left when n is -1) from f to out through buf. */
+static bool copy_out(FILE *f, FILE *out, char *buf, long long n) {
+  while (n != 0) {
+    size_t want = n < 0 || (unsigned long long)n > KL_BUFSIZE ? KL_BUFSIZE : (size_t)n;
+    size_t got = fread(buf, 1, want, f);
+    if (got == 0) return n < 0 && !ferror(f);
+    if (fwrite(buf, 1, got, out) != got) return false;
+    if (n > 0) n -= (long long)got;
+  }
+  return true;
+}
+
+/* The reachable part of the library for the file in k (read back from the temporary file
+ * through win, which may grow), or the whole library; NULL when out of memory. */
+static char *lib_for(KernelLibOut *k, FILE *f, char **win, size_t *cap) {
+  lib_prepare();
+  if (all_kernels_env() || lib_.whole) return whole_lib();
+  Roots r;
+  if (!roots_init(&r)) {
+    roots_free(&r);
+    return NULL;
+  }
+  if (k->in_memory) {
+    roots_scan(&r, k->text, k->len, true);
+  } else {
+    /* the roots: every identifier of the file, a slice at a time; what a slice leaves
+     * unscanned at its end moves to the front of the window before the next slice */
+    size_t have = 0;
+    rewind(f);
+    for (;;) {
+      size_t got = fread(*win + have, 1, *cap - have, f);
+      have += got;
+      size_t used = roots_scan(&r, *win, have, got == 0);
+      if (got == 0) break;
+      if (used == 0 && have == *cap) { /* one token fills the window: widen it */
+        char *w = realloc(*win, 2 * *cap);
+        if (!w) {
+          roots_free(&r);
+          return NULL;
+        }
+        *win = w;
+        *cap *= 2;
+        continue;
+      }
+      memmove(*win, *win + used, have - used);
+      have -= used;
+    }
+    if (ferror(f)) {
+      roots_free(&r);
+      return NULL;
+    }
+  }
+  char *t = roots_closure(&r);
+  roots_free(&r);
+  return t;
+}
+
 int kernel_lib_end(KernelLibOut *k) {
   if (!k->buf) return 0;
-  if (fclose(k->buf)) {
-    free(k->text);
-    return 1;
-  }
+  FILE *f = k->buf;
   k->buf = NULL;
-  size_t at = k->at < 0 ? 0 : (size_t)k->at;
-  if (at > k->len) at = k->len;
-  char *lib = k->at < 0 ? NULL : kernel_lib_text(k->text, k->len, false);
-  fwrite(k->text, 1, at, k->out);
-  if (lib) fputs(lib, k->out);
-  fwrite(k->text + at, 1, k->len - at, k->out);
+  int status = 0;
+  if (k->in_memory) {
+    if (fclose(f)) {
+      free(k->text);
+      k->text = NULL;
+      return 1;
+    }
+    f = NULL;
+  } else if (fflush(f) || ferror(f)) {
+    status = 1;
+  }
+  size_t cap = 2 * KL_BUFSIZE;
+  char *win = k->in_memory ? NULL : malloc(cap);
+  if (!k->in_memory && !win) status = 1;
+  char *lib = NULL;
+  if (!status && k->at >= 0 && !(lib = lib_for(k, f, &win, &cap))) status = 1;
+  if (!status && k->in_memory) {
+    size_t at = k->at < 0 ? 0 : (size_t)k->at;
+    if (at > k->len) at = k->len;
+    fwrite(k->text, 1, at, k->out);
+    if (lib) fputs(lib, k->out);
+    fwrite(k->text + at, 1, k->len - at, k->out);
+  } else if (!status) {
+    rewind(f);
+    if (!copy_out(f, k->out, win, k->at < 0 ? -1 : k->at) || (lib && fputs(lib, k->out) == EOF) ||
+        !copy_out(f, k->out, win, -1))
+      status = 1;
+  }
+  free(lib);
+  free(win);
   free(k->text);
   k->text = NULL;
-  if (k->at >= 0 && !lib) return 1;
-  free(lib);
-  return 0;
+  if (f) fclose(f);
+  free(k->vbuf);
+  k->vbuf = NULL;
+  return status;
 }

@@ -10,7 +10,8 @@
  * chunk: its directives are written around whichever of its inner chunks are kept, and the
  * identifiers in its conditions are referenced as soon as one is.
  *
- * The emitter writes the rest of the file first (into a buffer); every identifier in that text is
+ * The emitter writes the rest of the file first (into an unnamed temporary file, or memory when
+ * none can be made); every identifier in that text is
  * a root, the closure over the chunks is kept, and only those chunks are pasted, in order, at the
  * library's place in the file. Doubt keeps a chunk: an identifier that names a chunk keeps every
  * chunk that may define it, a chunk whose definitions cannot be told (and #include, #pragma,
@@ -31,13 +32,15 @@
  * when out of memory. */
 char *kernel_lib_text(const char *roots, size_t nroots, bool all);
 
-/* The emitter's side: kernel_lib_begin returns the stream to write the generated file to (a buffer;
- * `out` itself when no buffer can be had), kernel_lib_here marks where the library goes, and
- * kernel_lib_end writes the file to `out` with the reachable chunks pasted at the mark (the whole
+/* The emitter's side: kernel_lib_begin returns the stream to write the generated file to (an
+ * unnamed temporary file, else a buffer; `out` itself when neither can be had), kernel_lib_here
+ * marks where the library goes, and kernel_lib_end writes the file to `out` with the reachable chunks pasted at the mark (the whole
  * library at the mark when unbuffered). Returns 0, or 1 when out of memory. */
 typedef struct KernelLibOut {
   FILE *out, *buf;
-  char *text;
+  char *vbuf;      /* buf's stdio buffer */
+  bool in_memory;  /* buf is an open_memstream (no temporary file could be made) */
+  char *text;      /* in_memory: the file */
   size_t len;
   long at;
 } KernelLibOut;

@@ -807,6 +807,7 @@ static void infer_if(Infer *in, Node *n) {
       return;
     }
     n->outputs[i]->type = state_type(in, a->type);
+    if (in->dyn) mark_dyn(in, n->outputs[i], NULL); /* with Dims, a branch's result may have other sizes */
   }
 }
 
@@ -832,6 +833,9 @@ static void infer_loop(Infer *in, Node *n) {
     if (t->kind == TY_TENSOR || body->params[k + 1]->type->kind == TY_TENSOR)
       body->params[k + 1]->type = state_type(in, t);
   }
+  /* with Dims, a carried tensor may have other sizes at run time: nothing computed from it folds */
+  for (int k = 0; in->dyn && k < ncarried; k++)
+    if (body->params[k + 1]->type->kind == TY_TENSOR) mark_dyn(in, body->params[k + 1], NULL);
   infer_block(in, body);
   if (in->errs) return;
   for (int k = 0; k < ncarried; k++) {
@@ -845,6 +849,7 @@ static void infer_loop(Infer *in, Node *n) {
       return;
     }
     n->outputs[k]->type = state_type(in, p);
+    if (in->dyn && p->kind == TY_TENSOR) mark_dyn(in, n->outputs[k], NULL);
   }
 }
 
@@ -869,14 +874,14 @@ static bool const_eq(const Value *a, const Value *b, bool *eq) {
   return *eq = fx == fy, true;
 }
 
+/* The overloads mck_arg cannot carry to a kernel, folded here when constant: eq / ne / add /
+ * slice of int lists (rows of other families, whose kernels take tensors and scalars), `in` of a
+ * str[] (no str-list kind), and aten::list, which forwards the list itself. */
 static bool fold_script_op(Infer *in, Node *n) {
   Graph *g = in->g;
   int64_t lo, hi, st;
   bool r = false;
-  if (is_struct(n, "prim::is_cuda") || is_struct(n, "prim::is_nested") || is_struct(n, "aten::is_autocast_enabled") ||
-      is_struct(n, "aten::is_grad_enabled") || is_struct(n, "prim::requires_grad")) {
-    r = false; /* plain CPU tensors, inference (as under torch.no_grad()) */
-  } else if (is_struct(n, "aten::eq") || is_struct(n, "aten::ne")) { /* int lists: a == b */
+  if (is_struct(n, "aten::eq") || is_struct(n, "aten::ne")) { /* int lists: a == b */
     const Attr *x = ir_constant_attr(n->inputs[0]), *y = ir_constant_attr(n->inputs[1]);
     if (n->ninputs != 2 || !x || !y || x->kind != ATTR_INTS || y->kind != ATTR_INTS) return false;
     r = x->n == y->n;
@@ -913,27 +918,11 @@ static bool fold_script_op(Infer *in, Node *n) {
     ir_insert_before(n, c);
     forward_outputs(g, n, c->outputs);
     return true;
-  } else if (is_struct(n, "aten::find")) { /* str.find(sub) on constants */
-    const Attr *x = ir_constant_attr(n->inputs[0]), *y = n->ninputs > 1 ? ir_constant_attr(n->inputs[1]) : NULL;
-    int64_t a0 = 0, a1 = -1;
-    if (n->ninputs < 2 || !x || !y || x->kind != ATTR_STR || y->kind != ATTR_STR) return false;
-    if ((n->ninputs > 2 && !ir_constant_int(n->inputs[2], &a0)) || (n->ninputs > 3 && !ir_constant_int(n->inputs[3], &a1)) ||
-        a0 != 0 || a1 != -1)
-      return false;
-    const char *at = strstr(x->s, y->s);
-    Node *c = ir_make_constant_int(g, at ? (int64_t)(at - x->s) : -1, n->loc);
-    ir_insert_before(n, c);
-    forward_outputs(g, n, c->outputs);
-    return true;
-  } else if (is_struct(n, "aten::__contains__")) {
+  } else if (is_struct(n, "aten::__contains__")) { /* str lists (numbers: its kernel) */
     if (n->ninputs != 2) return false;
     const Value *l = n->inputs[0], *x = n->inputs[1];
     const Attr *a = ir_constant_attr(l), *xa = ir_constant_attr(x);
-    double f;
-    if (a && (a->kind == ATTR_INTS || a->kind == ATTR_BOOLS || a->kind == ATTR_FLOATS)) {
-      if (!ir_constant_float(x, &f) || (xa && xa->kind == ATTR_STR)) return false;
-      for (int i = 0; i < a->n && !r; i++) r = (a->kind == ATTR_FLOATS ? a->floats[i] : (double)a->ints[i]) == f;
-    } else if (a && a->kind == ATTR_STRS) {
+    if (a && a->kind == ATTR_STRS) {
       if (!xa || xa->kind != ATTR_STR) return false;
       for (int i = 0; i < a->n && !r; i++) r = !strcmp(a->strs[i], xa->s);
     } else if (l->def && ir_node_is(l->def, "prim::ListConstruct") && !list_appended_in(g->top, l)) {
@@ -1005,11 +994,20 @@ static void infer_node(Infer *in, Node *n) {
     return;
   }
   n->op = op;
-  /* the int-list overloads of eq/ne/slice (`a.size() == b.size()`, `shape[2:]`) on constants */
+  /* the int-list overloads of eq/ne/slice (`a.size() == b.size()`, `shape[2:]`) on constants, and
+   * `in` of a str list (constant only) */
   if (n->ninputs > 0 && n->inputs[0]->type->kind == TY_LIST &&
       (is_struct(n, "aten::eq") || is_struct(n, "aten::ne") || is_struct(n, "aten::slice") || is_struct(n, "aten::add")) &&
       fold_script_op(in, n))
     return;
+  if (is_struct(n, "aten::__contains__") && n->ninputs > 0 && n->inputs[0]->type->kind == TY_LIST &&
+      n->inputs[0]->type->elem && n->inputs[0]->type->elem->kind == TY_STR) {
+    if (fold_script_op(in, n)) return;
+    diag_error(in->c->diag, n->loc, "'%s' of a str list not known at compile time is not supported", n->kind);
+    if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+    in->errs++;
+    return;
+  }
   if (op->kernel) {
     infer_kernel_node(in, n, op);
     return;
@@ -1186,9 +1184,7 @@ static void infer_node(Infer *in, Node *n) {
     infer_if(in, n);
     return;
   }
-  if (is_struct(n, "aten::__contains__") || is_struct(n, "aten::list") || is_struct(n, "prim::is_cuda") ||
-      is_struct(n, "prim::is_nested") || is_struct(n, "aten::is_autocast_enabled") || is_struct(n, "aten::find") ||
-      is_struct(n, "aten::is_grad_enabled") || is_struct(n, "prim::requires_grad")) {
+  if (is_struct(n, "aten::list")) {
     fold_script_op(in, n);
     return;
   }

@@ -282,4 +282,64 @@ static inline int ks_not(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, 
   return 0;
 }
 
+/* The script-level queries and string / list ops of TorchScript's builtins, folded by infer when
+ * their inputs are known (an unknown input gives an unknown result). */
+/* prim::is_cuda, prim::is_nested, prim::requires_grad (Tensor a), aten::is_autocast_enabled(),
+ * aten::is_grad_enabled(): false. mc's tensors are plain CPU tensors, and a model computes
+ * inference, as under torch.no_grad() (no autograd, no autocast). */
+static inline int ks_false(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)c, (void)nout, (void)in, (void)nin;
+  out[0].kind = MCK_BOOL_ARG;
+  out[0].u.i = 0;
+  return 0;
+}
+
+/* aten::find(str self, str substr, int start=0, int end=-1) -> int, as TorchScript computes it: a
+ * negative start counts from the end (clamped at 0), a negative end too with -1 the end; the
+ * first match in self[start:end] (its index in self), or -1. */
+static inline int ks_find(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  if (nin < 2 || nin > 4) return mck_fail(c, "aten::find: expected (str self, str substr, int start, int end)");
+  for (int k = 0; k < nin; k++)
+    if (in[k].kind == MCK_UNKNOWN) return out[0].kind = MCK_UNKNOWN, 0;
+  if (in[0].kind != MCK_STR || in[1].kind != MCK_STR || !in[0].u.s || !in[1].u.s)
+    return mck_fail(c, "aten::find: expected two strings");
+  if ((nin > 2 && in[2].kind != MCK_INT) || (nin > 3 && in[3].kind != MCK_INT))
+    return mck_fail(c, "aten::find: start and end must be ints");
+  const char *s = in[0].u.s, *sub = in[1].u.s;
+  int64_t size = (int64_t)strlen(s), m = (int64_t)strlen(sub);
+  int64_t start = nin > 2 ? in[2].u.i : 0, end = nin > 3 ? in[3].u.i : -1;
+  if (start < 0) start = start < -size ? 0 : size + start;
+  if (end < 0) end = end < -size - 1 ? 0 : size + end + 1;
+  if (end > start && start > size) return mck_fail(c, "aten::find: start %lld is out of range", (long long)start);
+  if (end > size) end = size;
+  int64_t r = m == 0 ? start : -1; /* "" is found at the window's start, even an empty one */
+  for (int64_t i = start; r < 0 && i + m <= end; i++)
+    if (!memcmp(s + i, sub, (size_t)m)) r = i;
+  out[0].kind = MCK_INT;
+  out[0].u.i = r;
+  return 0;
+}
+
+/* aten::__contains__(int[]|float[]|bool[] l, Scalar x) -> bool: x in l, compared as numbers. */
+static inline int ks_contains(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  if (nin != 2) return mck_fail(c, "aten::__contains__: expected (list l, item x)");
+  if (in[0].kind == MCK_UNKNOWN || in[1].kind == MCK_UNKNOWN) return out[0].kind = MCK_UNKNOWN, 0;
+  const mck_arg *l = &in[0];
+  if (l->kind != MCK_INTS && l->kind != MCK_FLOATS && l->kind != MCK_BOOLS)
+    return mck_fail(c, "aten::__contains__: expected a list of numbers");
+  if (!mck_arg_is_scalar(&in[1])) return mck_fail(c, "aten::__contains__: expected a number");
+  int r = 0;
+  if (l->kind != MCK_FLOATS && in[1].kind != MCK_FLOAT) {
+    for (int i = 0; i < l->n && !r; i++) r = l->u.ints[i] == in[1].u.i;
+  } else {
+    double x = mck_arg_f(&in[1]);
+    for (int i = 0; i < l->n && !r; i++) r = (l->kind == MCK_FLOATS ? l->u.floats[i] : (double)l->u.ints[i]) == x;
+  }
+  out[0].kind = MCK_BOOL_ARG;
+  out[0].u.i = r;
+  return 0;
+}
+
 #endif

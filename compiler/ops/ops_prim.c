@@ -1,7 +1,8 @@
 /* ops_prim.c — the structural ops: constants, lists and tuples, module attributes, control
  * flow, effects, and mc's own write-back. They have no kernel; the passes, the interpreter and
  * the emitter give them meaning. Their rows still carry the effect class alias analysis and DCE
- * rely on. */
+ * rely on. The scalar rows of scripted code (not, loop arithmetic, str.find, `in`, the is_cuda /
+ * requires_grad / grad-mode queries) have kernels in k_meta.h, which infer folds. */
 #include "ops.h"
 
 #include "k_shape.h"
@@ -25,23 +26,29 @@ static const OpDef rows[] = {
     OPDEF_STRUCT("prim::RaiseException", EFF_EXTERN, 1, 2, "(str msg, str? cls) -> ()", "raises an exception"),
     OPDEF_STRUCT("aten::warn", EFF_EXTERN, 1, 2, "(str msg, int stacklevel) -> ()", "issues a warning"),
     OPDEF("aten::__not__", ks_not, EFF_PURE, 0, NULL, 1, 1, OPF_SCALAR, "(bool self) -> bool", "not self"),
-    OPDEF_STRUCT("aten::__contains__", EFF_PURE, 2, 2, "(int[]|float[]|str[] l, int|float|str item) -> bool",
-                 "item in l (folded when constant)"),
+    OPDEF("aten::__contains__", ks_contains, EFF_PURE, 0, NULL, 2, 2, OPF_SCALAR,
+          "(int[]|float[]|str[] l, int|float|str item) -> bool",
+          "item in l (a str[] one folded by infer when constant)"),
     OPDEF_STRUCT("aten::list", EFF_PURE, 1, 1, "(T[] l) -> T[]", "a copy of list l (folded when constant)"),
     OPDEF_STRUCT("aten::format", EFF_PURE, 1, -1, "(str self, ...) -> str",
                  "str.format, for the messages of exceptions (no kernel)"),
-    OPDEF_STRUCT("prim::is_cuda", EFF_PURE, 1, 1, "(Tensor a) -> bool", "false: tensors are on the CPU"),
-    OPDEF_STRUCT("prim::is_nested", EFF_PURE, 1, 1, "(Tensor a) -> bool", "false: no nested tensors"),
+    OPDEF("prim::is_cuda", ks_false, EFF_PURE, 0, NULL, 1, 1, OPF_SCALAR | OPF_SHAPE_ONLY, "(Tensor a) -> bool",
+          "false: tensors are on the CPU"),
+    OPDEF("prim::is_nested", ks_false, EFF_PURE, 0, NULL, 1, 1, OPF_SCALAR | OPF_SHAPE_ONLY, "(Tensor a) -> bool",
+          "false: no nested tensors"),
     OPDEF("aten::__range_length", ks_range_length, EFF_PURE, 0, NULL, 3, 3, OPF_SCALAR,
           "(int lo, int hi, int step) -> int", "len(range(lo, hi, step)); step 0 is an error"),
     OPDEF("aten::__derive_index", ks_derive_index, EFF_PURE, 0, NULL, 3, 3, OPF_SCALAR,
           "(int index, int start, int step) -> int", "start + index * step (a for loop's value)"),
-    OPDEF_STRUCT("aten::is_autocast_enabled", EFF_PURE, 0, 0, "() -> bool", "false: no autocast"),
-    OPDEF_STRUCT("aten::is_grad_enabled", EFF_PURE, 0, 0, "() -> bool", "false: inference, as under torch.no_grad()"),
-    OPDEF_STRUCT("prim::requires_grad", EFF_PURE, 1, 1, "(Tensor a) -> bool", "false: inference"),
+    OPDEF("aten::is_autocast_enabled", ks_false, EFF_PURE, 0, NULL, 0, 0, OPF_SCALAR, "() -> bool",
+          "false: no autocast"),
+    OPDEF("aten::is_grad_enabled", ks_false, EFF_PURE, 0, NULL, 0, 0, OPF_SCALAR, "() -> bool",
+          "false: inference, as under torch.no_grad()"),
+    OPDEF("prim::requires_grad", ks_false, EFF_PURE, 0, NULL, 1, 1, OPF_SCALAR | OPF_SHAPE_ONLY, "(Tensor a) -> bool",
+          "false: inference"),
     OPDEF_STRUCT("aten::str", EFF_PURE, 1, 1, "(t elem) -> str", "str(elem), for the messages of exceptions (no kernel)"),
-    OPDEF_STRUCT("aten::find", EFF_PURE, 2, 4, "(str self, str substr, int start=0, int end=-1) -> int",
-                 "str.find (folded when constant)"),
+    OPDEF("aten::find", ks_find, EFF_PURE, 0, NULL, 2, 4, OPF_SCALAR,
+          "(str self, str substr, int start=0, int end=-1) -> int", "str.find (folded when constant)"),
     OPDEF_STRUCT("prim::Uninitialized", EFF_PURE, 0, 0, "() -> T", "a placeholder on paths that raise"),
     OPDEF_STRUCT("prim::unchecked_cast", EFF_PURE, 1, 1, "(T x) -> U", "refines the static type of x"),
     OPDEF_STRUCT("aten::__is__", EFF_PURE, 2, 2, "(T a, U b) -> bool", "identity comparison (None checks)"),

@@ -385,6 +385,21 @@ static bool linear_gemv_only(const Emitter *e, const Node *n) {
   return tensor_numel(xt) / wt->shape[1] <= KL_DOT_ROWS;
 }
 
+/* Whether every convolution in block b (and the blocks in it) has a float32 input: then the
+ * kernel's other dtypes (and their double-precision activations, libm's) are compiled out
+ * (MCK_CONV_F32_ONLY, k_conv.h). */
+static bool convs_f32_only(const Block *b) {
+  for (const Node *n = b->first; n; n = n->next) {
+    for (int i = 0; i < n->nblocks; i++)
+      if (!convs_f32_only(n->blocks[i])) return false;
+    const OpDef *op = n->op ? (const OpDef *)n->op : ops_lookup(n->kind);
+    if (!op || !op->kernel_name || strncmp(op->kernel_name, "mckc_conv", 9)) continue;
+    const Type *t = n->ninputs > 0 ? n->inputs[0]->type : NULL;
+    if (!t || t->kind != TY_TENSOR || t->dtype != DT_F32) return false;
+  }
+  return true;
+}
+
 /* Whether every use of constant v is the weight of a prepacked convolution, or of a linear that
  * always reads its packed form: then its own data is never read and is not emitted (the tensor
  * keeps its shape, with no data). */
@@ -1025,6 +1040,19 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 /* GEMM panels for products of at most M x N x K (kconv_gemm_ws_init_for), in bytes. */
 static int64_t panel_a(int64_t m, int64_t k) { return 4 * max64(min64(192, m + 11), 12) * min64(512, max64(k, 1)) + 64; }
 static int64_t panel_b(int64_t n, int64_t k) { return 4 * max64(min64(1024, n + 31), 32) * min64(512, max64(k, 1)) + 64; }
+/* Whether node n's kernel allocates nothing for one call (only kconv_scratch's slots, if any):
+ * a float32 convolution (its GEMM panels and columns are slots), a max pooling, a view or a
+ * reshape (a view, or a copy straight into its output). */
+static bool takes_no_call_scratch(const Node *n) {
+  const OpDef *op = n->op ? (const OpDef *)n->op : ops_lookup(n->kind);
+  const char *k = op ? op->kernel_name : NULL;
+  if (!k) return false;
+  if (!strcmp(k, "mckc_conv") || !strcmp(k, "mckc_conv_act") || !strcmp(k, "mckc_convolution"))
+    return n->ninputs > 0 && n->inputs[0]->type->kind == TY_TENSOR && n->inputs[0]->type->dtype == DT_F32;
+  return !strcmp(k, "mckc_max_pool1d") || !strcmp(k, "mckc_max_pool2d") ||
+         !strcmp(k, "mckc_max_pool2d_with_indices") || !strcmp(k, "ks_flatten") || !strcmp(k, "ks_reshape") ||
+         !strcmp(k, "ks_view");
+}
 /* What node n takes for one call (*call) and for each of kconv_scratch's slots (keep[4]), in
  * bytes; false when an operand's shape is not static. */
 static bool node_scratch(const Node *n, int64_t *call, int64_t keep[4]) {
@@ -1043,7 +1071,7 @@ static bool node_scratch(const Node *n, int64_t *call, int64_t keep[4]) {
       if (!side && t->ndim >= 2) klast = max64(klast, t->shape[t->ndim - 2]);
     }
   }
-  *call = sum;
+  *call = takes_no_call_scratch(n) ? 0 : sum;
   const char *op = n->kind;
   bool conv = strstr(op, "conv") != NULL, linear = strstr(op, "linear") != NULL;
   if (!conv && !linear && !strstr(op, "mm") && !strstr(op, "matmul") && !strstr(op, "einsum") &&
@@ -1209,6 +1237,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   }
   fputs("#if defined(__GNUC__)\n#define MCK_UNUSED __attribute__((unused))\n#else\n#define MCK_UNUSED\n#endif\n\n", c);
   fputs(no_malloc_pool, c);
+  if (convs_f32_only(top)) fputs("#define MCK_CONV_F32_ONLY 1 /* every convolution here is float32 */\n\n", c);
   kernel_lib_here(&klib);
   fputs("static inline MCK_UNUSED int64_t mck_arg_i(mck_arg a) { return a.kind == MCK_FLOAT ? (int64_t)a.u.f : a.u.i; }\n", c);
   fputs("static inline MCK_UNUSED double mck_arg_fv(mck_arg a) { return a.kind == MCK_FLOAT ? a.u.f : (double)a.u.i; }\n", c);

@@ -124,7 +124,7 @@ class SizeBranch(torch.nn.Module):
             y = y + x[:, :6]
         else:
             y = y * y
-        return y, x.size(0) * y.sum(0)
+        return y, x.size(0) * y.sum(0) + y.size(0)  # y.size(0): the If's output, sized at run time
 
 
 class LoopRNN(torch.nn.Module):
@@ -138,7 +138,7 @@ class LoopRNN(torch.nn.Module):
     def forward(self, x):
         h = torch.zeros(x.size(0), 8)
         for t in range(x.size(1)):
-            h = torch.tanh(self.wx(x[:, t]) + self.wh(h))
+            h = torch.tanh(self.wx(x[:, t]) + self.wh(h) + h.size(0) * 0.01)  # a carried tensor's size
         acc = x.sum(1) * 3.0
         k = 0
         while bool(acc.abs().max() > 1.0) and k < 20:
@@ -148,6 +148,17 @@ class LoopRNN(torch.nn.Module):
         for b in range(x.size(0)):
             rows[b] = x[b].max(0)[0] * (b + 1)
         return h, acc * k, rows
+
+
+class StridedLinear(torch.nn.Module):
+    """A linear of a transposed input: the kernel copies its operand, scratch that grows with the
+    batch (at the example's sizes mc's bound is short of it at batch 300: no_malloc's check)."""
+    def __init__(self):
+        super().__init__()
+        self.l = torch.nn.Linear(16, 8)
+
+    def forward(self, x):
+        return torch.cumsum(self.l(x.transpose(0, 1)).transpose(0, 1).sin(), 1)
 
 
 def ids(b, s):
@@ -199,6 +210,10 @@ CASES = [
      "sizes": [lambda: (torch.randn(1, 1, 4),), lambda: (torch.randn(4, 9, 4),),
                lambda: (torch.randn(6, 12, 4) * 4.0,), lambda: (torch.randn(3, 2, 4),)],
      "atol": 1e-5, "out_of_bounds": (0, [2, 13, 4]), "mc_run": True, "no_malloc": True},
+    {"name": "strided_linear_no_malloc", "module": StridedLinear, "example": lambda: (torch.randn(16, 2),),
+     "dynamic_shapes": ({1: Dim("batch", min=1, max=300)},),
+     "sizes": [lambda: (torch.randn(16, 300),), lambda: (torch.randn(16, 1),), lambda: (torch.randn(16, 57),)],
+     "atol": 1e-5, "no_malloc": True},
     {"name": "causal_block_seq", "module": CausalBlock, "example": lambda: (torch.randn(2, 6, 32),),
      "dynamic_shapes": ({0: BATCH, 1: SEQ},),
      "sizes": [lambda: (torch.randn(1, 1, 32),), lambda: (torch.randn(3, 11, 32),),
@@ -215,6 +230,23 @@ class ViewBaked(torch.nn.Module):
 class OnesBaked(torch.nn.Module):
     def forward(self, x):
         return x + torch.ones(4)  # 4 is the example's extent of a dim that varies
+
+
+class LoopReshape(torch.nn.Module):
+    """A loop-carried tensor that keeps its shape at the example (2 x 2) but not where the Dims
+    differ: mc compile refuses it at the loop."""
+    def forward(self, x):
+        h = x
+        for _ in range(x.size(0)):
+            h = h.reshape(h.size(1), h.size(0)) * 2.0
+        return h
+
+
+COMPILE_REFUSALS = [
+    ("loop_carried_shape_changes", LoopReshape, (torch.randn(2, 2),),
+     ({0: Dim("rows", min=1, max=5), 1: Dim("cols", min=1, max=6)},),
+     "a loop-carried tensor comes out of an iteration with another shape than it went in with"),
+]
 
 
 REFUSALS = [
@@ -401,6 +433,18 @@ def check_refusal(name, module, example, dyn, dim):
     return ["exported a trace that baked in the size of Dim '%s'" % dim]
 
 
+def check_compile_refusal(name, module, example, dyn, message):
+    """Exports (scripted) with Dims; mc compile must exit 1 with the message, located."""
+    d = os.path.join(OUT, name)
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "model.json")
+    mc_export.export(module(), example, path, dynamic_shapes=dyn, method="script")
+    r = run([MC, "compile", path, "-o", os.path.join(d, "model.c")])
+    if r.returncode != 1 or message not in r.stdout or "model.json:" not in r.stdout:
+        return ["mc compile exited %d without %r: %s" % (r.returncode, message, r.stdout[-1500:])]
+    return []
+
+
 def main():
     import warnings
     warnings.filterwarnings("ignore")
@@ -409,6 +453,7 @@ def main():
     passed = failed = 0
     jobs = [(c["name"], lambda c=c: check_case(c)) for c in CASES]
     jobs += [(r[0], lambda r=r: check_refusal(*r)) for r in REFUSALS]
+    jobs += [(r[0], lambda r=r: check_compile_refusal(*r)) for r in COMPILE_REFUSALS]
     for name, job in jobs:
         if only and not any(o in name for o in only):
             continue

@@ -8,7 +8,8 @@ once with one run; the difference is one inference. The first outputs are checke
 PyTorch. Prints a table (also written to BUILD/neon-count/neon-count.md). Not part of make
 check (minutes under qemu): `make neon-count`.
 
-Usage: /usr/bin/python3 tests/cross/neon_count.py [MODEL ...]   (environment: MC, BUILD)
+Usage: /usr/bin/python3 tests/cross/neon_count.py [--armhf] [MODEL ...]   (environment: MC, BUILD)
+--armhf counts Armv7 instead (arm-linux-gnueabihf-gcc -mfpu=neon, qemu-arm).
 """
 import os
 import subprocess
@@ -27,7 +28,10 @@ BUILD = os.environ.get("BUILD", "build")
 MC = os.environ.get("MC", os.path.join(BUILD, "mc"))
 OUT = os.path.join(BUILD, "neon-count")
 DIST = os.path.join(BUILD, "runtime-dist")
-CC = ["aarch64-linux-gnu-gcc", "-std=c11", "-O2", "-static", "-DMC_NO_THREADS"]
+FLAGS = ["-std=c11", "-O2", "-static", "-DMC_NO_THREADS"]
+ARCHS = {"aarch64": (["aarch64-linux-gnu-gcc"], "qemu-aarch64"),
+         "armhf": (["arm-linux-gnueabihf-gcc", "-mfpu=neon"], "qemu-arm")}
+ARCH = "aarch64"
 MODELS = [("resnet18", "resnet18"), ("mobilenet_v2", "mobilenet_v2")]
 VARIANTS = [("portable", ["-DMC_NO_SIMD"]), ("NEON", [])]
 
@@ -44,18 +48,24 @@ def count(plugin, prog, inputs, commands, d, tag):
     cnt = os.path.join(d, "count_%s.txt" % tag)
     if os.path.exists(cnt):
         os.unlink(cnt)
-    out = sh(["qemu-aarch64", "-plugin", "%s,out=%s" % (plugin, cnt), prog] + inputs, input=commands)
+    out = sh([ARCHS[ARCH][1], "-plugin", "%s,out=%s" % (plugin, cnt), prog] + inputs, input=commands)
     n = int(open(cnt).read().split()[1])
     return n, out
 
 
 def main():
+    global ARCH, OUT
+    args = sys.argv[1:]
+    if "--armhf" in args:
+        args.remove("--armhf")
+        ARCH = "armhf"
+        OUT = os.path.join(BUILD, "neon-count-armhf")
     torch.set_num_threads(1)
     os.makedirs(OUT, exist_ok=True)
     plugin = os.path.join(OUT, "qemu_insn.so")
     sh(["cc", "-shared", "-fPIC", "-O2", "-std=c11", "-Wall", "-Wextra", "-Werror",
         os.path.join(ROOT, "tools/qemu_insn.c"), "-o", plugin])
-    names = sys.argv[1:] or [m for m, _ in MODELS]
+    names = args or [m for m, _ in MODELS]
     rows = []
     for name, factory in MODELS:
         if name not in names:
@@ -76,7 +86,7 @@ def main():
         counts = {}
         for label, flags in VARIANTS:
             prog = os.path.join(d, "driver_%s" % label.lower())
-            sh(CC + flags + ["-I" + d, "-Wa,-I" + d, "-I" + DIST, src,
+            sh(ARCHS[ARCH][0] + FLAGS + flags + ["-I" + d, "-Wa,-I" + d, "-I" + DIST, src,
                              os.path.join(ROOT, "bench/driver.c")] + rt + ["-lm", "-o", prog])
             base, _ = count(plugin, prog, [inp], "quit\n", d, label + "_base")
             full, out = count(plugin, prog, [inp], "run 1\nout\nquit\n", d, label + "_run")
@@ -84,11 +94,11 @@ def main():
             if len(got) != len(want) or any(abs(g - w) > 1e-3 + 1e-3 * abs(w) for g, w in zip(got, want)):
                 sys.exit("neon-count: %s %s: output %s, PyTorch %s" % (name, label, got, want))
             counts[label] = full - base
-            print("neon-count: %s %s: %d instructions (start-up %d), output matches PyTorch" %
-                  (name, label, full - base, base))
+            print("neon-count: %s %s %s: %d instructions (start-up %d), output matches PyTorch" %
+                  (ARCH, name, label, full - base, base))
             sys.stdout.flush()
         rows.append((name, counts["portable"], counts["NEON"]))
-    lines = ["| model | portable | NEON | portable / NEON |", "| --- | ---: | ---: | ---: |"]
+    lines = ["| model (%s) | portable | NEON | portable / NEON |" % ARCH, "| --- | ---: | ---: | ---: |"]
     for name, p, n in rows:
         lines.append("| %s | %.3f G | %.3f G | %.2fx |" % (name, p / 1e9, n / 1e9, p / n))
     table = "\n".join(lines)

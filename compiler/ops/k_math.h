@@ -350,44 +350,36 @@ static inline int km_unary(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in
   return 0;
 }
 
-#define KM_UNARY(fn, op)                                                                           \
-  static inline int km_##fn(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {      \
-    return km_unary(c, out, nout, in, nin, op, 0);                                                 \
-  }                                                                                                \
-  static inline int km_##fn##_(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {   \
-    return km_unary(c, out, nout, in, nin, op, 1);                                                 \
-  }
-KM_UNARY(acos, KM_ACOS)
-KM_UNARY(asin, KM_ASIN)
-KM_UNARY(atan, KM_ATAN)
-KM_UNARY(cosh, KM_COSH)
-KM_UNARY(sinh, KM_SINH)
-KM_UNARY(tan, KM_TAN)
-KM_UNARY(acosh, KM_ACOSH)
-KM_UNARY(asinh, KM_ASINH)
-KM_UNARY(atanh, KM_ATANH)
-KM_UNARY(log10, KM_LOG10)
-KM_UNARY(log2, KM_LOG2)
-KM_UNARY(exp2, KM_EXP2)
-KM_UNARY(erfc, KM_ERFC)
-KM_UNARY(erfinv, KM_ERFINV)
-KM_UNARY(sinc, KM_SINC)
-KM_UNARY(logit, KM_LOGIT)
-KM_UNARY(deg2rad, KM_DEG2RAD)
-KM_UNARY(rad2deg, KM_RAD2DEG)
-KM_UNARY(frac, KM_FRAC)
-KM_UNARY(log_sigmoid, KM_LOGSIG)
-KM_UNARY(hardshrink, KM_HARDSHRINK)
-KM_UNARY(softshrink, KM_SOFTSHRINK)
-KM_UNARY(threshold, KM_THRESHOLD)
-KM_UNARY(nan_to_num, KM_NAN_TO_NUM)
-KM_UNARY(signbit, KM_SIGNBIT)
-KM_UNARY(isfinite, KM_ISFINITE)
-KM_UNARY(isinf, KM_ISINF)
-KM_UNARY(isposinf, KM_ISPOSINF)
-KM_UNARY(isneginf, KM_ISNEGINF)
-KM_UNARY(isreal, KM_ISREAL)
-#undef KM_UNARY
+MCK_EW_PAIR(km_, acos, km_unary, KM_ACOS)
+MCK_EW_PAIR(km_, asin, km_unary, KM_ASIN)
+MCK_EW_PAIR(km_, atan, km_unary, KM_ATAN)
+MCK_EW_PAIR(km_, cosh, km_unary, KM_COSH)
+MCK_EW_PAIR(km_, sinh, km_unary, KM_SINH)
+MCK_EW_PAIR(km_, tan, km_unary, KM_TAN)
+MCK_EW_PAIR(km_, acosh, km_unary, KM_ACOSH)
+MCK_EW_PAIR(km_, asinh, km_unary, KM_ASINH)
+MCK_EW_PAIR(km_, atanh, km_unary, KM_ATANH)
+MCK_EW_PAIR(km_, log10, km_unary, KM_LOG10)
+MCK_EW_PAIR(km_, log2, km_unary, KM_LOG2)
+MCK_EW_PAIR(km_, exp2, km_unary, KM_EXP2)
+MCK_EW_PAIR(km_, erfc, km_unary, KM_ERFC)
+MCK_EW_PAIR(km_, erfinv, km_unary, KM_ERFINV)
+MCK_EW_PAIR(km_, sinc, km_unary, KM_SINC)
+MCK_EW_PAIR(km_, logit, km_unary, KM_LOGIT)
+MCK_EW_PAIR(km_, deg2rad, km_unary, KM_DEG2RAD)
+MCK_EW_PAIR(km_, rad2deg, km_unary, KM_RAD2DEG)
+MCK_EW_PAIR(km_, frac, km_unary, KM_FRAC)
+MCK_EW_PAIR(km_, log_sigmoid, km_unary, KM_LOGSIG)
+MCK_EW_PAIR(km_, hardshrink, km_unary, KM_HARDSHRINK)
+MCK_EW_PAIR(km_, softshrink, km_unary, KM_SOFTSHRINK)
+MCK_EW_PAIR(km_, threshold, km_unary, KM_THRESHOLD)
+MCK_EW_PAIR(km_, nan_to_num, km_unary, KM_NAN_TO_NUM)
+MCK_EW_PAIR(km_, signbit, km_unary, KM_SIGNBIT)
+MCK_EW_PAIR(km_, isfinite, km_unary, KM_ISFINITE)
+MCK_EW_PAIR(km_, isinf, km_unary, KM_ISINF)
+MCK_EW_PAIR(km_, isposinf, km_unary, KM_ISPOSINF)
+MCK_EW_PAIR(km_, isneginf, km_unary, KM_ISNEGINF)
+MCK_EW_PAIR(km_, isreal, km_unary, KM_ISREAL)
 
 /* ---- unary ops that are other kernels with fixed arguments --------------------------------- */
 /* Checks in[0] is a tensor of a dtype in `dtypes`. */
@@ -443,18 +435,8 @@ static inline int km_elu_as(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
   }
   return inplace ? mck_elu_(c, out, nout, a, 4) : mck_elu(c, out, nout, a, 4);
 }
-static inline int km_celu(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  return km_elu_as(c, out, nout, in, nin, 0, 0);
-}
-static inline int km_celu_(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  return km_elu_as(c, out, nout, in, nin, 0, 1);
-}
-static inline int km_selu(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  return km_elu_as(c, out, nout, in, nin, 1, 0);
-}
-static inline int km_selu_(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  return km_elu_as(c, out, nout, in, nin, 1, 1);
-}
+MCK_EW_PAIR(km_, celu, km_elu_as, 0)
+MCK_EW_PAIR(km_, selu, km_elu_as, 1)
 
 /* rrelu(self, lower, upper, training, generator) in eval mode = leaky_relu(self, (lower + upper)
  * / 2); training=True draws random slopes and is refused. */
@@ -788,28 +770,20 @@ static inline int km_binary(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
   return 0;
 }
 
-#define KM_BINARY(fn, op)                                                                          \
-  static inline int km_##fn(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {      \
-    return km_binary(c, out, nout, in, nin, op, 0);                                                \
-  }                                                                                                \
-  static inline int km_##fn##_(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {   \
-    return km_binary(c, out, nout, in, nin, op, 1);                                                \
-  }
-KM_BINARY(fmod, KM_FMOD)
-KM_BINARY(hypot, KM_HYPOT)
-KM_BINARY(copysign, KM_COPYSIGN)
-KM_BINARY(xlogy, KM_XLOGY)
-KM_BINARY(logaddexp, KM_LOGADDEXP)
-KM_BINARY(logaddexp2, KM_LOGADDEXP2)
-KM_BINARY(float_power, KM_FLOAT_POWER)
-KM_BINARY(heaviside, KM_HEAVISIDE)
-KM_BINARY(nextafter, KM_NEXTAFTER)
-KM_BINARY(ldexp, KM_LDEXP)
-KM_BINARY(gcd, KM_GCD)
-KM_BINARY(lcm, KM_LCM)
-KM_BINARY(lshift, KM_LSHIFT)
-KM_BINARY(rshift, KM_RSHIFT)
-#undef KM_BINARY
+MCK_EW_PAIR(km_, fmod, km_binary, KM_FMOD)
+MCK_EW_PAIR(km_, hypot, km_binary, KM_HYPOT)
+MCK_EW_PAIR(km_, copysign, km_binary, KM_COPYSIGN)
+MCK_EW_PAIR(km_, xlogy, km_binary, KM_XLOGY)
+MCK_EW_PAIR(km_, logaddexp, km_binary, KM_LOGADDEXP)
+MCK_EW_PAIR(km_, logaddexp2, km_binary, KM_LOGADDEXP2)
+MCK_EW_PAIR(km_, float_power, km_binary, KM_FLOAT_POWER)
+MCK_EW_PAIR(km_, heaviside, km_binary, KM_HEAVISIDE)
+MCK_EW_PAIR(km_, nextafter, km_binary, KM_NEXTAFTER)
+MCK_EW_PAIR(km_, ldexp, km_binary, KM_LDEXP)
+MCK_EW_PAIR(km_, gcd, km_binary, KM_GCD)
+MCK_EW_PAIR(km_, lcm, km_binary, KM_LCM)
+MCK_EW_PAIR(km_, lshift, km_binary, KM_LSHIFT)
+MCK_EW_PAIR(km_, rshift, km_binary, KM_RSHIFT)
 
 /* ---- ternary: lerp, addcmul, addcdiv ------------------------------------------------------- */
 /* lerp(self, end, weight): self + weight * (end - self), weight a Scalar or a tensor; self, end
@@ -916,17 +890,7 @@ static inline int km_addc(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
   }
   return 0;
 }
-static inline int km_addcmul(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  return km_addc(c, out, nout, in, nin, 0, 0);
-}
-static inline int km_addcmul_(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  return km_addc(c, out, nout, in, nin, 0, 1);
-}
-static inline int km_addcdiv(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  return km_addc(c, out, nout, in, nin, 1, 0);
-}
-static inline int km_addcdiv_(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  return km_addc(c, out, nout, in, nin, 1, 1);
-}
+MCK_EW_PAIR(km_, addcmul, km_addc, 0)
+MCK_EW_PAIR(km_, addcdiv, km_addc, 1)
 
 #endif

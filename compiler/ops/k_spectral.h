@@ -62,6 +62,37 @@ static inline int64_t kspec_padpos(int64_t q, int64_t n, int mode) {
   }
 }
 
+/* Bin f of a length-n DFT: the sum over k in [k0, k0 + count) of the sample at position
+ * pos0 + k of a row of len samples (x at base + q * xs, q read through kspec_padpos with pmode:
+ * 0 where it gives -1), times w[k - k0] when w is given, times e^(-2 pi i f k / n). The twiddle
+ * turns by a complex rotation, reseeded from the exact angle every 32 terms. */
+static inline void kspec_dft_bin(const mck_tensor *x, int64_t base, int64_t xs, int64_t len, int pmode, int64_t pos0,
+                                 const mck_tensor *w, int64_t k0, int64_t count, int64_t f, int64_t n,
+                                 double *re_out, double *im_out) {
+  double step = -2.0 * KSPEC_PI / (double)n;
+  double re = 0.0, im = 0.0, cr = 1.0, ci = 0.0;
+  double dr = cos(step * (double)f), di = sin(step * (double)f);
+  for (int64_t k = k0; k < k0 + count; k++) {
+    if (((k - k0) & 31) == 0) { /* reseed: angle of f*k mod n */
+      double a = step * (double)((f * k) % n);
+      cr = cos(a);
+      ci = sin(a);
+    }
+    int64_t q = kspec_padpos(pos0 + k, len, pmode);
+    if (q >= 0) {
+      double v = mck_getf(x, base + q * xs);
+      if (w) v *= mck_getf(w, w->offset + (k - k0) * w->stride[0]);
+      re += v * cr;
+      im += v * ci;
+    }
+    double nr = cr * dr - ci * di;
+    ci = cr * di + ci * dr;
+    cr = nr;
+  }
+  *re_out = re;
+  *im_out = im;
+}
+
 /* stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None,
  *      bool normalized=False, bool? onesided=None, bool? return_complex=None)
  * stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None,
@@ -150,30 +181,12 @@ static inline int kspec_stft(mck_ctx *c, mck_arg *out, int nout, const mck_arg *
   mck_tensor *o = out[0].u.t;
   int64_t left = (n_fft - winl) / 2;
   double scale = normalized ? 1.0 / sqrt((double)n_fft) : 1.0;
-  double step = -2.0 * KSPEC_PI / (double)n_fft;
   int64_t xs = x->stride[x->ndim - 1], xbs = x->ndim == 2 ? x->stride[0] : 0;
   for (int64_t bi = 0; bi < nb; bi++) {
     for (int64_t t = 0; t < nfr; t++) {
       for (int64_t f = 0; f < nfq; f++) {
-        double re = 0.0, im = 0.0, cr = 1.0, ci = 0.0;
-        double dr = cos(step * (double)f), di = sin(step * (double)f);
-        for (int64_t k = left; k < left + winl; k++) {
-          if (((k - left) & 31) == 0) { /* reseed: angle of f*k mod n_fft */
-            double a = step * (double)((f * k) % n_fft);
-            cr = cos(a);
-            ci = sin(a);
-          }
-          int64_t q = kspec_padpos(t * hop + k - pad, len, pmode);
-          if (q >= 0) {
-            double v = mck_getf(x, x->offset + bi * xbs + q * xs);
-            if (w) v *= mck_getf(w, w->offset + (k - left) * w->stride[0]);
-            re += v * cr;
-            im += v * ci;
-          }
-          double nr = cr * dr - ci * di;
-          ci = cr * di + ci * dr;
-          cr = nr;
-        }
+        double re, im;
+        kspec_dft_bin(x, x->offset + bi * xbs, xs, len, pmode, t * hop - pad, w, left, winl, f, n_fft, &re, &im);
         int64_t oo = o->offset + ((bi * nfq + f) * nfr + t) * 2;
         mck_setf(o, oo, re * scale);
         mck_setf(o, oo + 1, im * scale);
@@ -229,7 +242,6 @@ static inline int kspec_fft_real(mck_ctx *c, mck_arg *out, int nout, const mck_a
   for (int k = 0; k < d; k++) outer *= x->shape[k];
   for (int k = d + 1; k < x->ndim; k++) inner *= x->shape[k];
   if (outer == 0 || inner == 0) return 0;
-  double step = -2.0 * KSPEC_PI / (double)n;
   int64_t idx[MCK_MAX_DIMS];
   for (int64_t a = 0; a < outer; a++) {
     for (int64_t b = 0; b < inner; b++) {
@@ -241,21 +253,8 @@ static inline int kspec_fft_real(mck_ctx *c, mck_arg *out, int nout, const mck_a
       for (int k = x->ndim - 1; k > d; k--) { idx[k] = r % x->shape[k]; r /= x->shape[k]; }
       for (int k = d + 1; k < x->ndim; k++) base += idx[k] * x->stride[k];
       for (int64_t f = 0; f < nf; f++) {
-        double re = 0.0, im = 0.0, cr = 1.0, ci = 0.0;
-        double dr = cos(step * (double)f), di = sin(step * (double)f);
-        for (int64_t k = 0; k < m; k++) {
-          if ((k & 31) == 0) {
-            double ang = step * (double)((f * k) % n);
-            cr = cos(ang);
-            ci = sin(ang);
-          }
-          double v = mck_getf(x, base + k * x->stride[d]);
-          re += v * cr;
-          im += v * ci;
-          double nr = cr * dr - ci * di;
-          ci = cr * di + ci * dr;
-          cr = nr;
-        }
+        double re, im; /* positions 0..m-1 lie in the row: constant padding (1) never applies */
+        kspec_dft_bin(x, base, x->stride[d], len, 1, 0, NULL, 0, m, f, n, &re, &im);
         int64_t oo = o->offset + ((a * nf + f) * inner + b) * 2;
         mck_setf(o, oo, re * scale);
         mck_setf(o, oo + 1, im * scale);

@@ -247,46 +247,48 @@ static inline int mck_ew_unary(mck_ctx *c, mck_arg *out, int nout, const mck_arg
   return 0;
 }
 
-#define MCK_EW_UNARY(fn, op)                                                                      \
-  static inline int mck_##fn(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {     \
-    return mck_ew_unary(c, out, nout, in, nin, op, 0);                                             \
+/* An op's kernel pre##fn and its in-place twin pre##fn##_, both calling one worker
+ * worker(c, out, nout, in, nin, arg, inplace) (the unary and math families' ops). One level of
+ * macro: the kernel library's tree-shaker reads the names a call pastes. */
+#define MCK_EW_PAIR(pre, fn, worker, arg)                                                         \
+  static inline int pre##fn(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {      \
+    return worker(c, out, nout, in, nin, arg, 0);                                                  \
   }                                                                                                \
-  static inline int mck_##fn##_(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {  \
-    return mck_ew_unary(c, out, nout, in, nin, op, 1);                                             \
+  static inline int pre##fn##_(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {   \
+    return worker(c, out, nout, in, nin, arg, 1);                                                  \
   }
-MCK_EW_UNARY(neg, MCK_EW_NEG)
-MCK_EW_UNARY(abs, MCK_EW_ABS)
-MCK_EW_UNARY(relu, MCK_EW_RELU)
-MCK_EW_UNARY(sign, MCK_EW_SIGN)
-MCK_EW_UNARY(floor, MCK_EW_FLOOR)
-MCK_EW_UNARY(ceil, MCK_EW_CEIL)
-MCK_EW_UNARY(round, MCK_EW_ROUND)
-MCK_EW_UNARY(trunc, MCK_EW_TRUNC)
-MCK_EW_UNARY(bitwise_not, MCK_EW_BNOT)
-MCK_EW_UNARY(logical_not, MCK_EW_LNOT)
-MCK_EW_UNARY(hardtanh, MCK_EW_HARDTANH)
-MCK_EW_UNARY(relu6, MCK_EW_RELU6)
-MCK_EW_UNARY(sigmoid, MCK_EW_SIGMOID)
-MCK_EW_UNARY(tanh, MCK_EW_TANH)
-MCK_EW_UNARY(exp, MCK_EW_EXP)
-MCK_EW_UNARY(log, MCK_EW_LOG)
-MCK_EW_UNARY(log1p, MCK_EW_LOG1P)
-MCK_EW_UNARY(expm1, MCK_EW_EXPM1)
-MCK_EW_UNARY(sqrt, MCK_EW_SQRT)
-MCK_EW_UNARY(rsqrt, MCK_EW_RSQRT)
-MCK_EW_UNARY(sin, MCK_EW_SIN)
-MCK_EW_UNARY(cos, MCK_EW_COS)
-MCK_EW_UNARY(erf, MCK_EW_ERF)
-MCK_EW_UNARY(reciprocal, MCK_EW_RECIP)
-MCK_EW_UNARY(gelu, MCK_EW_GELU)
-MCK_EW_UNARY(silu, MCK_EW_SILU)
-MCK_EW_UNARY(leaky_relu, MCK_EW_LEAKY)
-MCK_EW_UNARY(elu, MCK_EW_ELU)
-MCK_EW_UNARY(softplus, MCK_EW_SOFTPLUS)
-MCK_EW_UNARY(hardsigmoid, MCK_EW_HSIGMOID)
-MCK_EW_UNARY(hardswish, MCK_EW_HSWISH)
-MCK_EW_UNARY(mish, MCK_EW_MISH)
-#undef MCK_EW_UNARY
+MCK_EW_PAIR(mck_, neg, mck_ew_unary, MCK_EW_NEG)
+MCK_EW_PAIR(mck_, abs, mck_ew_unary, MCK_EW_ABS)
+MCK_EW_PAIR(mck_, relu, mck_ew_unary, MCK_EW_RELU)
+MCK_EW_PAIR(mck_, sign, mck_ew_unary, MCK_EW_SIGN)
+MCK_EW_PAIR(mck_, floor, mck_ew_unary, MCK_EW_FLOOR)
+MCK_EW_PAIR(mck_, ceil, mck_ew_unary, MCK_EW_CEIL)
+MCK_EW_PAIR(mck_, round, mck_ew_unary, MCK_EW_ROUND)
+MCK_EW_PAIR(mck_, trunc, mck_ew_unary, MCK_EW_TRUNC)
+MCK_EW_PAIR(mck_, bitwise_not, mck_ew_unary, MCK_EW_BNOT)
+MCK_EW_PAIR(mck_, logical_not, mck_ew_unary, MCK_EW_LNOT)
+MCK_EW_PAIR(mck_, hardtanh, mck_ew_unary, MCK_EW_HARDTANH)
+MCK_EW_PAIR(mck_, relu6, mck_ew_unary, MCK_EW_RELU6)
+MCK_EW_PAIR(mck_, sigmoid, mck_ew_unary, MCK_EW_SIGMOID)
+MCK_EW_PAIR(mck_, tanh, mck_ew_unary, MCK_EW_TANH)
+MCK_EW_PAIR(mck_, exp, mck_ew_unary, MCK_EW_EXP)
+MCK_EW_PAIR(mck_, log, mck_ew_unary, MCK_EW_LOG)
+MCK_EW_PAIR(mck_, log1p, mck_ew_unary, MCK_EW_LOG1P)
+MCK_EW_PAIR(mck_, expm1, mck_ew_unary, MCK_EW_EXPM1)
+MCK_EW_PAIR(mck_, sqrt, mck_ew_unary, MCK_EW_SQRT)
+MCK_EW_PAIR(mck_, rsqrt, mck_ew_unary, MCK_EW_RSQRT)
+MCK_EW_PAIR(mck_, sin, mck_ew_unary, MCK_EW_SIN)
+MCK_EW_PAIR(mck_, cos, mck_ew_unary, MCK_EW_COS)
+MCK_EW_PAIR(mck_, erf, mck_ew_unary, MCK_EW_ERF)
+MCK_EW_PAIR(mck_, reciprocal, mck_ew_unary, MCK_EW_RECIP)
+MCK_EW_PAIR(mck_, gelu, mck_ew_unary, MCK_EW_GELU)
+MCK_EW_PAIR(mck_, silu, mck_ew_unary, MCK_EW_SILU)
+MCK_EW_PAIR(mck_, leaky_relu, mck_ew_unary, MCK_EW_LEAKY)
+MCK_EW_PAIR(mck_, elu, mck_ew_unary, MCK_EW_ELU)
+MCK_EW_PAIR(mck_, softplus, mck_ew_unary, MCK_EW_SOFTPLUS)
+MCK_EW_PAIR(mck_, hardsigmoid, mck_ew_unary, MCK_EW_HSIGMOID)
+MCK_EW_PAIR(mck_, hardswish, mck_ew_unary, MCK_EW_HSWISH)
+MCK_EW_PAIR(mck_, mish, mck_ew_unary, MCK_EW_MISH)
 
 static inline int mck_isnan(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   return mck_ew_unary(c, out, nout, in, nin, MCK_EW_ISNAN, 0);
@@ -645,17 +647,7 @@ static inline int mck_ew_fill(mck_ctx *c, mck_arg *out, int nout, const mck_arg 
   }
   return 0;
 }
-static inline int mck_fill(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  return mck_ew_fill(c, out, nout, in, nin, 0, 0);
-}
-static inline int mck_fill_(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  return mck_ew_fill(c, out, nout, in, nin, 0, 1);
-}
-static inline int mck_zero(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  return mck_ew_fill(c, out, nout, in, nin, 1, 0);
-}
-static inline int mck_zero_(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  return mck_ew_fill(c, out, nout, in, nin, 1, 1);
-}
+MCK_EW_PAIR(mck_, fill, mck_ew_fill, 0)
+MCK_EW_PAIR(mck_, zero, mck_ew_fill, 1)
 
 #endif

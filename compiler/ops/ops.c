@@ -141,8 +141,9 @@ static const char *item_end(const char *p) {
     if (*p == '(' || *p == '[') depth++;
     else if ((*p == ')' || *p == ']') && depth > 0) depth--;
     else if (depth == 0 && (*p == ',' || *p == ')' || *p == ']')) break;
-    /* "self[, int dim]": an optional group opens; "int[]", "int[2]": part of a type */
-    if (*p == '[' && depth == 1 && p[1] != ']' && !(p[1] >= '0' && p[1] <= '9')) break;
+    /* "self[, int dim]": an optional group opens; "int[]", "int[2]": part of a type;
+     * "dim=[-2, -1]": a default */
+    if (*p == '[' && depth == 1 && p[1] != ']' && p[1] != '-' && !(p[1] >= '0' && p[1] <= '9')) break;
   }
   return p;
 }

@@ -1,8 +1,15 @@
-/* ops_linalg.c — the linalg family's rows: matrix products. Kernels in k_linalg.h. (aten::t is
- * a view and lives in the shape family.) */
+/* ops_linalg.c — the linalg family's rows: matrix products (kernels in k_linalg.h); ops made of
+ * other families' kernels: outer, trace, diagonals, rot90, the stacks, tensordot, count_nonzero,
+ * bilinear (k_matrix.h); LU-based inverse and determinants, matrix norms and distances
+ * (k_linalg2.h). (aten::t is a view and lives in the shape family.) */
 #include "ops.h"
 
 #include "k_linalg.h"
+#include "k_matrix.h"
+#include "k_linalg2.h"
+
+#define PURE(name, kern, nmin, nmax, schema, doc)                                                 \
+  OPDEF(name, kern, EFF_PURE, 0, NULL, nmin, nmax, 0, schema, doc)
 
 static const OpDef rows[] = {
     OPDEF("aten::linear", kl_linear, EFF_PURE, 0, NULL, 2, 3, 0,
@@ -27,10 +34,70 @@ static const OpDef rows[] = {
     OPDEF("aten::einsum", kl_einsum, EFF_PURE, 0, NULL, 2, 3, 0,
           "(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor",
           "Einstein summation over letter subscripts (explicit or implicit output; no ellipsis)"),
+    PURE("aten::outer", kl_outer, 2, 2, "(Tensor self, Tensor vec2) -> Tensor",
+         "self[i] * vec2[j] of two 1-D tensors, promoted as mul"),
+    PURE("aten::ger", kl_ger, 2, 2, "(Tensor self, Tensor vec2) -> Tensor", "aten::outer"),
+    PURE("aten::trace", kl_trace, 1, 1, "(Tensor self) -> Tensor",
+         "sum of a matrix's main diagonal (int64 for integers)"),
+    PURE("aten::diag", kl_diag, 1, 2, "(Tensor self, int diagonal=0) -> Tensor",
+         "a vector on a diagonal of a square matrix, or a matrix's diagonal as a vector"),
+    PURE("aten::diagflat", kl_diagflat, 1, 2, "(Tensor self, int offset=0) -> Tensor",
+         "the flattened input on a diagonal of a square matrix"),
+    PURE("aten::diag_embed", kl_diag_embed, 1, 4,
+         "(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
+         "the last dim of self on a diagonal of the (dim1, dim2) planes of a new dim"),
+    PURE("aten::rot90", kl_rot90, 1, 3, "(Tensor self, int k=1, int[] dims=[0, 1]) -> Tensor",
+         "rotation by k * 90 degrees from dims[0] towards dims[1] (a copy)"),
+    PURE("aten::hstack", kl_hstack, 1, 1, "(Tensor[] tensors) -> Tensor",
+         "cat of atleast_1d tensors along dim 0 when 1-D, else 1"),
+    PURE("aten::vstack", kl_vstack, 1, 1, "(Tensor[] tensors) -> Tensor", "cat of atleast_2d tensors along dim 0"),
+    PURE("aten::row_stack", kl_row_stack, 1, 1, "(Tensor[] tensors) -> Tensor", "aten::vstack"),
+    PURE("aten::dstack", kl_dstack, 1, 1, "(Tensor[] tensors) -> Tensor", "cat of atleast_3d tensors along dim 2"),
+    PURE("aten::column_stack", kl_column_stack, 1, 1, "(Tensor[] tensors) -> Tensor",
+         "cat along dim 1, 0-D and 1-D tensors taken as columns"),
+    PURE("aten::tensordot", kl_tensordot, 4, 4,
+         "(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor",
+         "sum over paired dims (size 1 pairs with any size); self's free dims, then other's"),
+    PURE("aten::count_nonzero", kl_count_nonzero, 1, 2,
+         "(Tensor self, int[] dim) -> Tensor | (Tensor self, int? dim=None) -> Tensor",
+         "int64 count of nonzero elements (NaN counts) over dims (None: all)"),
+    PURE("aten::bilinear", kl_bilinear, 3, 4,
+         "(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor",
+         "out[..., o] = sum_ij input1[..., i] * weight[o, i, j] * input2[..., j] + bias[o]"),
+    PURE("aten::linalg_inv", kl_linalg_inv, 1, 1, "(Tensor A) -> Tensor",
+         "inverse of square float32/float64 matrices (batched) by LU with partial pivoting; singular: run-time error"),
+    PURE("aten::inverse", kl_inverse, 1, 1, "(Tensor self) -> Tensor", "aten::linalg_inv"),
+    PURE("aten::linalg_det", kl_linalg_det, 1, 1, "(Tensor A) -> Tensor",
+         "determinant of square float32/float64 matrices (batched), by LU"),
+    PURE("aten::det", kl_det, 1, 1, "(Tensor self) -> Tensor", "aten::linalg_det"),
+    PURE("aten::slogdet", kl_slogdet, 1, 1, "(Tensor self) -> (Tensor sign, Tensor logabsdet)",
+         "sign and log |det| (0 and -inf when singular)"),
+    PURE("aten::linalg_slogdet", kl_linalg_slogdet, 1, 1, "(Tensor A) -> (Tensor sign, Tensor logabsdet)",
+         "aten::slogdet"),
+    PURE("aten::logdet", kl_logdet, 1, 1, "(Tensor self) -> Tensor",
+         "log det: NaN for a negative determinant, -inf when singular"),
+    PURE("aten::linalg_matrix_norm", kl_linalg_matrix_norm, 1, 5,
+         "(Tensor self, Scalar ord, int[] dim=[-2, -1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor | "
+         "(Tensor self, str ord=\"fro\", int[] dim=[-2, -1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+         "matrix norm over two dims: 'fro', 1, -1, inf, -inf ('nuc', 2, -2 refused: no SVD)"),
+    PURE("aten::linalg_norm", kl_linalg_norm, 1, 5,
+         "(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor | "
+         "(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+         "vector norm (one dim, or all dims when ord is None) or matrix norm (two dims), as torch.linalg.norm"),
+    PURE("aten::pairwise_distance", kl_pairwise_distance, 2, 5,
+         "(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False) -> Tensor",
+         "p-norm of x1 - x2 + eps over the last dim, broadcast"),
+    PURE("aten::cosine_similarity", kl_cosine_similarity, 2, 4,
+         "(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor",
+         "sum(x1 / max(|x1|, eps) * x2 / max(|x2|, eps)) over dim, broadcast"),
+    PURE("aten::cdist", kl_cdist, 2, 4, "(Tensor x1, Tensor x2, float p=2., int? compute_mode=None) -> Tensor",
+         "p-norm distances between the rows of [..., P, M] and [..., R, M]: [..., P, R]"),
+    PURE("aten::_cdist_forward", kl_cdist_forward, 4, 4,
+         "(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor", "aten::cdist"),
     OPDEF("mc::linear_act", kl_linear_act, EFF_PURE, 0, NULL, 6, 6, 0,
           "(Tensor input, Tensor weight, Tensor? bias, str act, float a, float b) -> Tensor",
           "act(input @ weight.T + bias), made by the fuse pass (act as mc::conv_act's)"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 10, "linalg op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 38, "linalg op table size");
 
 const OpFamily ops_family_linalg = {"linalg", rows, (int)(sizeof rows / sizeof rows[0])};

@@ -1,10 +1,11 @@
 /* ops_shape.c — the shape family's rows: views, copy-making shape and indexing ops, copy_, and
  * the scalar ops that read a tensor's metadata or value. Kernels in k_shape.h (whose top comment
  * also states the OPF_MAYBE_VIEW and Tensor?[] conventions). aten::__getitem__ and aten::len are
- * structural rows of the prim family. */
+ * structural rows of the prim family. aten::embedding_bag's kernel is in k_bag.h. */
 #include "ops.h"
 
 #include "k_shape.h"
+#include "k_bag.h"
 
 #define VIEW(name, kern, nmin, nmax, schema, doc)                                                 \
   OPDEF(name, kern, EFF_VIEW, 0, NULL, nmin, nmax, 0, schema, doc)
@@ -104,6 +105,13 @@ static const OpDef rows[] = {
     PURE("aten::embedding", ks_embedding, 2, 5,
          "(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor",
          "rows of weight picked by indices: shape indices.shape + [D]"),
+    PURE("aten::embedding_bag", kb_embedding_bag, 3, 9,
+         "(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor) | "
+         "(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)",
+         "sums (mode 0), means (1) or maxima (2) of bags of weight rows; then offset2bag, bag_size, max_indices"),
+    PURE("aten::_embedding_bag", kb__embedding_bag, 3, 9,
+         "(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)",
+         "aten::embedding_bag (padding_idx -1: none)"),
     PURE("aten::index", ks_index, 2, 2, "(Tensor self, Tensor?[] indices) -> Tensor",
          "advanced indexing self[indices] (int and bool tensors, None = full dim)"),
     PURE("aten::index_put", ks_index_put, 3, 4,
@@ -145,6 +153,6 @@ static const OpDef rows[] = {
           "(int|float a, int|float b) -> int|float, or (int[]|float[] l) -> int|float",
           "larger of two numbers, or largest element of a list"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 59, "shape op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 61, "shape op table size");
 
 const OpFamily ops_family_shape = {"shape", rows, (int)(sizeof rows / sizeof rows[0])};

@@ -53,6 +53,7 @@ typedef struct TsParser {
   TsTok comment;
   Graph *g;
   Arena *a;
+  Arena *tmp; /* scratch of one node (names looked up, operand lists): taken back after it */
   Diag *d;
   const char *path;
   jmp_buf jb;
@@ -213,26 +214,28 @@ static void ts_close_scope(TsParser *P, int mark) {
 
 static Value *ts_use(TsParser *P) {
   if (P->tok.kind != TS_VALUE) ts_expected(P, "a value like '%x'");
-  char *name = ts_tok_str(P, &P->tok);
+  ArenaMark m = arena_mark(P->tmp);
+  char *name = arena_strndup(P->tmp, P->tok.p, P->tok.n);
   TsName *e = P->cnt ? ts_name_find(P, name) : NULL;
   if (!e) ts_fail(P, ts_tok_loc(P, &P->tok), "use of undefined value '%%%s'", name);
   if (!e->live)
     ts_fail(P, ts_tok_loc(P, &P->tok),
             "value '%%%s' is used outside the block that defines it (line %d)", name,
             e->v->loc.line);
+  arena_release(P->tmp, m);
   ts_advance(P);
   return e->v;
 }
 
-/* '(' [use {',' use}] ')' into an arena array. */
+/* '(' [use {',' use}] ')' into an array of the scratch arena (the caller copies it). */
 static Value **ts_uses(TsParser *P, int *n) {
   ts_expect(P, '(');
   int cap = 8, k = 0;
-  Value **vs = arena_alloc(P->a, (size_t)cap * sizeof *vs);
+  Value **vs = arena_alloc(P->tmp, (size_t)cap * sizeof *vs);
   if (!ts_is_punct(P, ')')) {
     for (;;) {
       if (k == cap) {
-        Value **nv = arena_alloc(P->a, (size_t)cap * 2 * sizeof *nv);
+        Value **nv = arena_alloc(P->tmp, (size_t)cap * 2 * sizeof *nv);
         memcpy(nv, vs, (size_t)k * sizeof *nv);
         vs = nv;
         cap *= 2;
@@ -1347,18 +1350,19 @@ static bool ts_is_block_start(const TsParser *P) {
 }
 
 static void ts_node(TsParser *P, Block *b) {
+  ArenaMark scratch = arena_mark(P->tmp); /* everything below on P->tmp is this node's */
   int nout = 0, capout = 4;
-  TsOut *outs = arena_alloc(P->a, (size_t)capout * sizeof *outs);
+  TsOut *outs = arena_alloc(P->tmp, (size_t)capout * sizeof *outs);
   if (P->tok.kind == TS_VALUE) {
     for (;;) {
       if (P->tok.kind != TS_VALUE) ts_expected(P, "an output value like '%x'");
       if (nout == capout) {
-        TsOut *no = arena_alloc(P->a, (size_t)capout * 2 * sizeof *no);
+        TsOut *no = arena_alloc(P->tmp, (size_t)capout * 2 * sizeof *no);
         memcpy(no, outs, (size_t)nout * sizeof *no);
         outs = no;
         capout *= 2;
       }
-      outs[nout].name = ts_tok_str(P, &P->tok);
+      outs[nout].name = arena_strndup(P->tmp, P->tok.p, P->tok.n);
       outs[nout].loc = ts_tok_loc(P, &P->tok);
       ts_advance(P);
       ts_expect(P, ':');
@@ -1372,7 +1376,7 @@ static void ts_node(TsParser *P, Block *b) {
   if (P->tok.kind != TS_IDENT || !memmem(P->tok.p, P->tok.n, "::", 2))
     ts_expected(P, "an operator name like 'aten::add'");
   TsTok kt = P->tok;
-  const char *kind = ts_tok_str(P, &kt);
+  const char *kind = arena_strndup(P->tmp, kt.p, kt.n); /* the graph interns its own copy */
   SrcLoc kloc = ts_tok_loc(P, &kt);
   ts_advance(P);
   int nattr = 0;
@@ -1418,6 +1422,7 @@ static void ts_node(TsParser *P, Block *b) {
     v->loc = outs[i].loc;
     ts_define(P, v);
   }
+  arena_release(P->tmp, scratch);
 }
 
 static void ts_nodes(TsParser *P, Block *b) {
@@ -1484,6 +1489,7 @@ static Graph *ts_parse_owned(Graph *g, const char *path, const char *copy, size_
   TsParser *P = arena_alloc(g->arena, sizeof *P);
   P->g = g;
   P->a = g->arena;
+  P->tmp = arena_new();
   P->d = d;
   P->path = sf->path;
   ts_lex_init(&P->lx, copy, len);
@@ -1491,9 +1497,11 @@ static Graph *ts_parse_owned(Graph *g, const char *path, const char *copy, size_
     ts_advance(P);
     ts_graph(P);
     free(P->tab);
+    arena_free(P->tmp);
     return g;
   }
   free(P->tab);
+  arena_free(P->tmp);
   for (int i = 0; i < d->nfiles; i++)
     if (d->files[i] == sf) {
       memmove(&d->files[i], &d->files[i + 1], (size_t)(d->nfiles - i - 1) * sizeof d->files[0]);

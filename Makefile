@@ -24,7 +24,7 @@ RT_OBJS  := $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
 # header comes after the headers it includes (tests/ops/kernel_headers.py checks it). A k_*.h
 # not named here is pasted last.
 KERNEL_ORDER := mck.h k_args.h k_thread.h k_act.h k_gemm.h k_dw.h k_conv.h k_norm.h k_pool.h \
-  k_pad.h k_binary.h k_unary.h k_create.h k_elementwise.h k_shape_util.h k_view.h k_copy.h \
+  k_fracpool.h k_pad.h k_binary.h k_unary.h k_create.h k_elementwise.h k_shape_util.h k_view.h k_copy.h \
   k_indexing.h k_meta.h k_shape.h k_reduce.h k_matvec.h k_linalg.h k_matrix.h k_linalg2.h \
   k_bag.h k_math.h k_loss.h k_loss_margin.h k_rnn.h \
   k_sample.h k_sample_grid.h k_index_sort.h k_index_scatter.h k_index.h

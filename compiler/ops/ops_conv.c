@@ -9,6 +9,7 @@
 #include "k_conv.h"
 #include "k_norm.h"
 #include "k_pool.h"
+#include "k_fracpool.h"
 #include "k_pad.h"
 
 /* The convolution descriptors (ops.h OpConv): fold_bn, fuse, mc inspect and the emitter ask
@@ -102,6 +103,12 @@ static const OpDef rows[] = {
     OPDEF("aten::adaptive_max_pool1d", mckc_adaptive_max_pool1d, EFF_PURE, 0, NULL, 2, 2, 0,
           "(Tensor self, int[1] output_size) -> (Tensor, Tensor)",
           "max and its index over adaptive windows"),
+    OPDEF("aten::fractional_max_pool2d", mckc_fractional_max_pool2d, EFF_PURE, 0, NULL, 4, 4, 0,
+          "(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor, Tensor)",
+          "max over windows placed by random_samples [N, C, 2] (W, H), with flat indices (k_fracpool.h)"),
+    OPDEF("aten::fractional_max_pool3d", mckc_fractional_max_pool3d, EFF_PURE, 0, NULL, 4, 4, 0,
+          "(Tensor self, int[3] kernel_size, int[3] output_size, Tensor random_samples) -> (Tensor, Tensor)",
+          "max over windows placed by random_samples [N, C, 3] (T, H, W), with flat indices"),
     OPDEF("aten::adaptive_max_pool2d", mckc_adaptive_max_pool2d, EFF_PURE, 0, NULL, 2, 2, 0,
           "(Tensor self, int[2] output_size) -> (Tensor, Tensor)",
           "max and its flat h*W+w index over adaptive windows"),
@@ -145,6 +152,6 @@ static const OpDef rows[] = {
           "applied in the GEMM's store epilogue"),
 };
 
-_Static_assert(sizeof rows / sizeof rows[0] == 33, "update the row count of ops_family_conv");
+_Static_assert(sizeof rows / sizeof rows[0] == 35, "update the row count of ops_family_conv");
 
 const OpFamily ops_family_conv = {"conv", rows, (int)(sizeof rows / sizeof rows[0])};

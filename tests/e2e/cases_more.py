@@ -2,7 +2,7 @@
 nn.EmbeddingBag / F.embedding_bag (modes, offsets, include_last_offset, per_sample_weights,
 padding_idx), distances (pairwise_distance, cosine_similarity, cdist), nn.Bilinear, the
 diagonal / stack / rotation ops, tensordot and count_nonzero, LU-based inverse and
-determinants, matrix norms; and a singular matrix given to linalg.inv at run time."""
+determinants, matrix norms, fractional max pooling with given samples; and a singular matrix given to linalg.inv at run time."""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -63,6 +63,20 @@ class SmallLinalg(nn.Module):
                 torch.linalg.norm(a), torch.linalg.norm(a[0, 0], 3.0))
 
 
+class FracPool(nn.Module):
+    """nn.FractionalMaxPool2d / 3d with given samples (without them PyTorch draws the samples with
+    aten::rand, whose values in mc are not PyTorch's)."""
+
+    def __init__(self):
+        super().__init__()
+        self.p2 = nn.FractionalMaxPool2d(2, output_size=(4, 3), return_indices=True, _random_samples=torch.rand(2, 3, 2))
+        self.p3 = nn.FractionalMaxPool3d(2, output_size=(2, 3, 2), _random_samples=torch.rand(1, 2, 3))
+
+    def forward(self, x, v):
+        y, i = self.p2(x)
+        return y, i, self.p3(v)
+
+
 class Inverse(nn.Module):
     def forward(self, a):
         return torch.linalg.inv(a) * 2
@@ -88,6 +102,8 @@ CASES = [
     dict(name="more_small_linalg", module=SmallLinalg,
          inputs=lambda: [well_conditioned(2, 3, 3), well_conditioned(4, 4).double()], method="script", format="json",
          rtol=1e-4, atol=1e-5),
+    dict(name="more_fractional_max_pool", module=FracPool, inputs=lambda: [torch.randn(2, 3, 9, 7), torch.randn(1, 2, 5, 6, 5)],
+         format="json"),
     # run with a singular matrix (PyTorch: linalg.inv: The diagonal element 2 is zero, ...)
     dict(name="more_inv_singular", module=Inverse, inputs=lambda: [well_conditioned(3, 3)],
          run_inputs=lambda: [torch.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]])],

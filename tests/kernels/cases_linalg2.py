@@ -4,7 +4,7 @@ diag_embed / diagflat, rot90, the stacks, tensordot, count_nonzero, bilinear, li
 inverse, det / linalg_det, slogdet / linalg_slogdet, logdet, linalg_matrix_norm, linalg_norm,
 pairwise_distance, cosine_similarity, cdist / _cdist_forward (both p == 2 paths), and
 embedding_bag's modes, offsets, include_last_offset, per_sample_weights and padding_idx, with
-all four outputs. Every case runs torch.ops.aten.<op> on the same inputs: when PyTorch
+all four outputs; fractional_max_pool2d / 3d (k_fracpool.h) with given random samples. Every case runs torch.ops.aten.<op> on the same inputs: when PyTorch
 accepts them the kernel must give its outputs (values and dtypes), when PyTorch refuses them
 the kernel must fail too. Expected values come from PyTorch."""
 import math
@@ -325,3 +325,27 @@ def cases(w):
     norms(w)
     distances(w)
     embedding_bag(w)
+    frac_pool(w)
+
+
+def frac_pool(w):
+    """fractional_max_pool2d / 3d with given random samples (the row's kernel is k_fracpool.h)."""
+    for dt in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
+        for shape, k, o in (((1, 2, 7, 7), [2, 2], [3, 3]), ((2, 3, 9, 8), [3, 2], [4, 5]), ((2, 5, 6), [2, 3], [5, 1]),
+                            ((1, 1, 5, 5), [1, 1], [5, 5]), ((1, 2, 6, 6), [2, 2], [1, 1]), ((1, 2, 6, 6), [3, 3], [5, 5])):
+            x = rnd(*shape, dtype=dt)
+            n, c = (shape[0], shape[1]) if len(shape) == 4 else (1, shape[0])
+            auto(w, "aten::fractional_max_pool2d", [x, k, o, torch.rand(n, c, 2, dtype=torch.float64).to(dt)])
+    x = rnd(1, 2, 7, 7)
+    x[0, 0, 1, 1] = float("nan")
+    auto(w, "aten::fractional_max_pool2d", [x, [2, 2], [3, 3], torch.rand(1, 2, 2)])
+    auto(w, "aten::fractional_max_pool2d", [noncontig(rnd(1, 2, 7, 7)), [2, 2], [3, 3], torch.rand(1, 2, 2)])
+    auto(w, "aten::fractional_max_pool2d", [rnd(1, 2, 7, 7), [2, 2], [3, 3], torch.rand(1, 2, 2, dtype=torch.float64)])
+    # random_samples of fewer channels than the input: PyTorch reads past them; mc refuses (not cased)
+    auto(w, "aten::fractional_max_pool2d", [rnd(7, 7), [2, 2], [3, 3], torch.rand(1, 1, 2)])
+    auto(w, "aten::fractional_max_pool2d", [rnd(1, 2, 7, 7, dtype=torch.int64), [2, 2], [3, 3], torch.rand(1, 2, 2)])
+    for dt in (torch.float32, torch.float64):
+        for shape, k, o in (((1, 2, 5, 5, 5), [2, 2, 2], [2, 2, 2]), ((2, 2, 6, 7, 5), [2, 3, 1], [3, 4, 5]), ((2, 5, 6, 4), [2, 2, 2], [3, 4, 2])):
+            x = rnd(*shape, dtype=dt)
+            n, c = (shape[0], shape[1]) if len(shape) == 5 else (1, shape[0])
+            auto(w, "aten::fractional_max_pool3d", [x, k, o, torch.rand(n, c, 3, dtype=dt)])

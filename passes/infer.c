@@ -246,6 +246,8 @@ static bool example_run(Infer *in, const OpDef *op, NodeArgs *na) {
  * its outputs marked, never folded. Returns false when n has no such input. */
 static bool infer_dynamic_node(Infer *in, Node *n, const OpDef *op) {
   if (!in->dyn) return false;
+  /* the rank, dtype and kind of a tensor do not depend on its extents: those fold as usual */
+  if ((op->flags & OPF_SHAPE_ONLY) && !ir_node_is(n, "aten::size") && !ir_node_is(n, "aten::numel")) return false;
   bool tainted = false, have = op->effect == EFF_PURE && !(op->flags & OPF_NONDET);
   NodeArgs na;
   node_args(in->scratch, n, &na);

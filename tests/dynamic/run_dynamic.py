@@ -150,6 +150,37 @@ class LoopRNN(torch.nn.Module):
         return h, acc * k, rows
 
 
+class NestedLoops(torch.nn.Module):
+    """Scripted: a while loop on a size around a loop over the batch writing acc[b], then a branch
+    on the carried tensor's size."""
+    def forward(self, x):
+        acc = torch.zeros(x.size(0), 3)
+        i = 0
+        while i < x.size(1):
+            for b in range(x.size(0)):
+                acc[b] = acc[b] + x[b, i] * (i + 1)
+            i += 1
+        if acc.size(0) > 2:
+            acc = acc.flip(0)
+        return acc.cumsum(0)
+
+
+class GRUDecode(torch.nn.Module):
+    """Scripted nn.GRUCell stepped over x[t] (time first), each step's output written into y[t]."""
+    def __init__(self):
+        super().__init__()
+        self.cell = torch.nn.GRUCell(4, 6)
+        self.out = torch.nn.Linear(6, 4)
+
+    def forward(self, x):
+        h = torch.zeros(x.size(1), 6)
+        y = torch.zeros_like(x)
+        for t in range(x.size(0)):
+            h = self.cell(x[t], h)
+            y[t] = self.out(h)
+        return y, h
+
+
 class StridedLinear(torch.nn.Module):
     """A linear of a transposed input: the kernel copies its operand, scratch that grows with the
     batch (at the example's sizes mc's bound is short of it at batch 300: no_malloc's check)."""
@@ -210,6 +241,16 @@ CASES = [
      "sizes": [lambda: (torch.randn(1, 1, 4),), lambda: (torch.randn(4, 9, 4),),
                lambda: (torch.randn(6, 12, 4) * 4.0,), lambda: (torch.randn(3, 2, 4),)],
      "atol": 1e-5, "out_of_bounds": (0, [2, 13, 4]), "mc_run": True, "no_malloc": True},
+    {"name": "script_nested_loops", "module": NestedLoops, "method": "script",
+     "example": lambda: (torch.randn(3, 4, 3),),
+     "dynamic_shapes": ({0: Dim("b", min=1, max=5), 1: Dim("t", min=1, max=7)},),
+     "sizes": [lambda: (torch.randn(1, 1, 3),), lambda: (torch.randn(5, 7, 3),), lambda: (torch.randn(2, 6, 3),)],
+     "atol": 1e-5},
+    {"name": "script_gru_decode", "module": GRUDecode, "method": "script",
+     "example": lambda: (torch.randn(3, 2, 4),),
+     "dynamic_shapes": ({0: Dim("t", min=1, max=9), 1: Dim("b", min=1, max=4)},),
+     "sizes": [lambda: (torch.randn(9, 4, 4),), lambda: (torch.randn(1, 1, 4),), lambda: (torch.randn(5, 3, 4),)],
+     "atol": 1e-5},
     {"name": "strided_linear_no_malloc", "module": StridedLinear, "example": lambda: (torch.randn(16, 2),),
      "dynamic_shapes": ({1: Dim("batch", min=1, max=300)},),
      "sizes": [lambda: (torch.randn(16, 300),), lambda: (torch.randn(16, 1),), lambda: (torch.randn(16, 57),)],

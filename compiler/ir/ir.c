@@ -352,7 +352,16 @@ Node *ir_node_new(Graph *g, const char *kind, Value **inputs, int nin, int nout,
   n->id = g->next_node_id++;
   n->loc = g->loc;
   n->loc.line = 0;
-  for (int i = 0; i < nin; i++) ir_node_add_input(n, inputs[i]);
+  if (nin > 0) { /* the capacity grow() implies for nin: the power of 2 from nin up */
+    int cap = 1;
+    while (cap < nin) cap *= 2;
+    n->inputs = arena_alloc(g->arena, (size_t)cap * sizeof(Value *));
+  }
+  for (int i = 0; i < nin; i++) {
+    n->inputs[n->ninputs++] = inputs[i];
+    UseIndex *u = uses_for(n->owner);
+    if (u) uses_add(u, inputs[i], 1);
+  }
   for (int i = 0; i < nout; i++) ir_node_add_output(n, types ? types[i] : NULL, NULL);
   return n;
 }

@@ -175,13 +175,10 @@ struct Node {
   const char *kind;  /* "aten::add"; interned per graph is not required: compare with strcmp */
   const void *op;    /* resolved op-table row (const OpDef *), set by ops_resolve(); NULL before */
   Value **inputs;
-  int ninputs;
   Value **outputs;
-  int noutputs;
   Attr *attrs;
-  int nattrs;
   Block **blocks;
-  int nblocks;
+  int ninputs, noutputs, nattrs, nblocks; /* together: no padding after each */
   Node *prev, *next;
   Block *owner;
   SrcLoc loc;          /* in the graph dump */

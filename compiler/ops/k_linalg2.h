@@ -14,8 +14,9 @@
  * singular matrix makes linalg_inv fail at run time with PyTorch's message (the first zero
  * pivot, 1-based, and the batch element).
  *
- * Matrix norms: ord 'fro', 1, -1, inf, -inf; 'nuc', 2 and -2 need singular values and are
- * refused. Distances compute in double and round once; cdist's p == 2 matrix-product path
+ * Matrix norms: ord 'fro', 1, -1, inf, -inf; 'nuc', 2 and -2 from singular values (one-sided
+ * Jacobi in double; within 1e-5 relative of PyTorch's LAPACK gesdd for float32, 1e-10 for
+ * float64; a non-finite element fails the op at run time, as PyTorch's SVD does). Distances compute in double and round once; cdist's p == 2 matrix-product path
  * (compute_mode 1, or 0 with more than 25 rows) uses PyTorch's formula
  * sqrt(clamp_min(|x|^2 + |y|^2 - 2 x.y, 0)). Prefix: kl_.
  */
@@ -226,12 +227,96 @@ static inline int kl_logdet(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
 }
 
 /* ---- matrix norms ------------------------------------------------------------------------ */
+/* The singular values of the r x k row-major matrix a (destroyed), largest first, into sv
+ * (min(r, k) of them), by one-sided Jacobi rotations on the columns of a (or of its transpose,
+ * whichever has fewer columns) until every pair is orthogonal to working precision. */
+static inline void kl_svdvals(double *a, int64_t r, int64_t k, double *sv) {
+  int tr = k > r;
+  int64_t m = tr ? k : r, n = tr ? r : k; /* m >= n; column j of the m x n matrix at (i, j) */
+#define KL_AT(i, j) a[tr ? (j) * k + (i) : (i) * k + (j)]
+  for (int sweep = 0; sweep < 80; sweep++) {
+    int rotated = 0;
+    for (int64_t p = 0; p + 1 < n; p++)
+      for (int64_t q = p + 1; q < n; q++) {
+        double al = 0, be = 0, ga = 0;
+        for (int64_t i = 0; i < m; i++) {
+          double x = KL_AT(i, p), y = KL_AT(i, q);
+          al += x * x, be += y * y, ga += x * y;
+        }
+        if (ga == 0 || fabs(ga) <= 1e-17 * sqrt(al * be)) continue;
+        rotated = 1;
+        double ze = (be - al) / (2 * ga);
+        double t = (ze >= 0 ? 1.0 : -1.0) / (fabs(ze) + sqrt(1 + ze * ze));
+        double cs = 1 / sqrt(1 + t * t), sn = cs * t;
+        for (int64_t i = 0; i < m; i++) {
+          double x = KL_AT(i, p), y = KL_AT(i, q);
+          KL_AT(i, p) = cs * x - sn * y;
+          KL_AT(i, q) = sn * x + cs * y;
+        }
+      }
+    if (!rotated) break;
+  }
+  for (int64_t j = 0; j < n; j++) {
+    double v = 0;
+    for (int64_t i = 0; i < m; i++) v += KL_AT(i, j) * KL_AT(i, j);
+    sv[j] = sqrt(v);
+  }
+#undef KL_AT
+  for (int64_t i = 1; i < n; i++) /* largest first (insertion sort: n is small) */
+    for (int64_t j = i; j > 0 && sv[j] > sv[j - 1]; j--) {
+      double t = sv[j];
+      sv[j] = sv[j - 1];
+      sv[j - 1] = t;
+    }
+}
+
 /* A dtype= argument must hold the input's values without narrowing. */
 static inline int kl_norm_dtype_check(mck_ctx *c, const char *op, int xdt, int odt) {
   if (mck_promote_types(xdt, odt) != odt)
     return mck_fail(c, "%s: the dtype of the input (%s) should be convertible without narrowing to the specified dtype (%s)",
                     op, mck_dtype_name(xdt), mck_dtype_name(odt));
   return 0;
+}
+
+/* Matrix norms from singular values: ord 2 the largest, -2 the smallest, 0 ('nuc') their sum.
+ * Every matrix is done before the output is written: a non-finite element fails the op, as
+ * PyTorch's SVD does. */
+static inline int kl_svd_norm(mck_ctx *c, mck_tensor *o, const char *op, const mck_tensor *x,
+                              const mck_red *r, int d0, int d1, double ord) {
+  int64_t rr = x->shape[d0], kk = x->shape[d1], nv = rr < kk ? rr : kk, cnt = 1;
+  for (int i = 0; i < r->nk; i++) cnt = mck_mul_sat(cnt, r->kshape[i]);
+  double *a = (double *)kconv_alloc(mck_mul_sat(rr, kk), sizeof(double));
+  double *sv = (double *)kconv_alloc(nv, sizeof(double));
+  double *res = (double *)kconv_alloc(cnt, sizeof(double));
+  if (!a || !sv || !res) {
+    free(a), free(sv), free(res);
+    return mck_fail(c, "%s: out of memory", op);
+  }
+  mck_iter ot;
+  mck_red_outer(&ot, r, x, o);
+  int rc = 0;
+  for (int64_t k = 0; k < ot.total && !rc; k++, mck_iter_next(&ot)) {
+    for (int64_t i = 0; i < rr; i++)
+      for (int64_t j = 0; j < kk; j++) {
+        double v = mck_getf(x, ot.off[0] + i * x->stride[d0] + j * x->stride[d1]);
+        if (!isfinite(v))
+          rc = mck_fail(c, "%s: linalg.svd: The algorithm failed to converge because the input matrix contained non-finite values.", op);
+        a[i * kk + j] = v;
+      }
+    if (rc) break;
+    kl_svdvals(a, rr, kk, sv);
+    double v = 0;
+    if (ord == 0)
+      for (int64_t i = 0; i < nv; i++) v += kl_round_as(x->dtype, sv[i]);
+    else v = nv ? sv[ord > 0 ? 0 : nv - 1] : 0;
+    res[k] = v;
+  }
+  if (!rc) {
+    mck_red_outer(&ot, r, x, o);
+    for (int64_t k = 0; k < ot.total; k++, mck_iter_next(&ot)) mck_setf(o, ot.off[1], res[k]);
+  }
+  free(a), free(sv), free(res);
+  return rc;
 }
 
 /* ord as a number (kind 0) or 'fro' (1) / 'nuc' (2). */
@@ -245,10 +330,8 @@ static inline int kl_matrix_norm_core(mck_ctx *c, mck_arg *out, int nout, const 
     if (ks_dim(c, op, dim->u.ints[0], x->ndim, &d0) || ks_dim(c, op, dim->u.ints[1], x->ndim, &d1)) return -1;
     if (d0 == d1) return mck_fail(c, "%s: dims must be different. Got (%lld, %lld)", op, (long long)dim->u.ints[0], (long long)dim->u.ints[1]);
   }
-  if (sord == 2 || (!sord && (ord == 2 || ord == -2)))
-    return mck_fail(c, "%s: the norm ord %s needs singular values (an SVD), which mc does not compute; supported: 'fro', 1, -1, inf, -inf",
-                    op, sord == 2 ? "'nuc'" : ord > 0 ? "2" : "-2");
-  if (!sord && ord != 1 && ord != -1 && !isinf(ord))
+  int svd = sord == 2 || (!sord && (ord == 2 || ord == -2));
+  if (!sord && !svd && ord != 1 && ord != -1 && !isinf(ord))
     return mck_fail(c, "%s: Order %g not supported.", op, ord);
   int odt = mck_red_dtype(c, op + 6, dta, x->dtype);
   if (odt < 0) return -1;
@@ -260,12 +343,15 @@ static inline int kl_matrix_norm_core(mck_ctx *c, mck_arg *out, int nout, const 
   if (keep && keep->kind == MCK_UNKNOWN) return mck_fail(c, "%s: keepdim must be a compile-time constant", op);
   mck_red r;
   mck_red_plan(&r, x, mask, keepdim);
-  if (!sord && x->shape[isinf(ord) ? d0 : d1] == 0)
+  if (!sord && svd && (x->shape[d0] == 0 || x->shape[d1] == 0))
+    return mck_fail(c, "%s: %s(): Expected reduction dim -1 to have non-zero size.", op, ord > 0 ? "amax" : "amin");
+  if (!sord && !svd && x->shape[isinf(ord) ? d0 : d1] == 0)
     return mck_fail(c, "%s: %s(): Expected reduction dim %d to have non-zero size.", op, ord > 0 ? "amax" : "amin",
                     isinf(ord) ? d0 : d1);
   if (mck_out(c, out[0].u.t, odt, r.ond, r.oshape)) return -1;
   (void)nout;
   if (c->meta) return 0;
+  if (svd) return kl_svd_norm(c, out[0].u.t, op, x, &r, d0, d1, sord == 2 ? 0 : ord);
   mck_tensor *o = out[0].u.t;
   mck_iter ot;
   mck_red_outer(&ot, &r, x, o);
@@ -317,6 +403,20 @@ static inline int kl_linalg_matrix_norm(mck_ctx *c, mck_arg *out, int nout, cons
   if (!sord && !mck_arg_is_scalar(oa)) return mck_fail(c, "%s: ord must be a compile-time constant number or string", op);
   return kl_matrix_norm_core(c, out, nout, op, in[0].u.t, sord ? 0 : mck_arg_f(oa), sord,
                              nin > 2 ? &in[2] : NULL, nin > 3 ? &in[3] : NULL, nin > 4 ? &in[4] : NULL);
+}
+
+/* nuclear_norm(self, bool keepdim=False) | (self, int[2] dim, bool keepdim=False) */
+static inline int kl_nuclear_norm(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  const mck_arg *a1 = kconv_arg(in, nin, 1);
+  int has_dim = a1->kind == MCK_INTS;
+  mck_arg dflt = {MCK_INTS, 2, {0}};
+  int64_t dd[2] = {0, 1};
+  dflt.u.ints = dd;
+  const mck_tensor *x = in[0].u.t;
+  if (!has_dim && x->ndim != 2)
+    return mck_fail(c, "aten::nuclear_norm: Expected a tensor with 2 dimensions, but got a tensor with %d dimensions instead.", x->ndim);
+  return kl_matrix_norm_core(c, out, nout, "aten::nuclear_norm", x, 0, 2, has_dim ? a1 : &dflt,
+                             has_dim ? kconv_arg(in, nin, 2) : a1, NULL);
 }
 
 /* linalg_norm(self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, dtype=None)

@@ -79,7 +79,10 @@ static const OpDef rows[] = {
     PURE("aten::linalg_matrix_norm", kl_linalg_matrix_norm, 1, 5,
          "(Tensor self, Scalar ord, int[] dim=[-2, -1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor | "
          "(Tensor self, str ord=\"fro\", int[] dim=[-2, -1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
-         "matrix norm over two dims: 'fro', 1, -1, inf, -inf ('nuc', 2, -2 refused: no SVD)"),
+         "matrix norm over two dims: 'fro', 'nuc', 1, -1, 2, -2, inf, -inf ('nuc' and +-2 by Jacobi SVD)"),
+    PURE("aten::nuclear_norm", kl_nuclear_norm, 1, 3,
+         "(Tensor self, bool keepdim=False) -> Tensor | (Tensor self, int[2] dim, bool keepdim=False) -> Tensor",
+         "sum of singular values (of a matrix, or over two dims)"),
     PURE("aten::linalg_norm", kl_linalg_norm, 1, 5,
          "(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor | "
          "(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
@@ -98,6 +101,6 @@ static const OpDef rows[] = {
           "(Tensor input, Tensor weight, Tensor? bias, str act, float a, float b) -> Tensor",
           "act(input @ weight.T + bias), made by the fuse pass (act as mc::conv_act's)"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 38, "linalg op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 39, "linalg op table size");
 
 const OpFamily ops_family_linalg = {"linalg", rows, (int)(sizeof rows / sizeof rows[0])};

@@ -60,7 +60,8 @@ class SmallLinalg(nn.Module):
         sign, logabs = torch.linalg.slogdet(b)
         return (torch.linalg.inv(a), torch.det(a), torch.linalg.det(b), sign, logabs, torch.logdet(a @ a.mT),
                 torch.linalg.matrix_norm(b), torch.linalg.matrix_norm(b, 1), torch.linalg.norm(b, float("inf"), (-1, -2)),
-                torch.linalg.norm(a), torch.linalg.norm(a[0, 0], 3.0))
+                torch.linalg.norm(a), torch.linalg.norm(a[0, 0], 3.0), torch.linalg.matrix_norm(a, 2),
+                torch.linalg.matrix_norm(b, "nuc"), torch.nuclear_norm(a[1]))
 
 
 class FracPool(nn.Module):

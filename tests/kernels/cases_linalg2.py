@@ -205,14 +205,13 @@ def lnorm(x, o=None, d=None, k=False, dt=None):
 
 
 def norms(w):
-    """ord 2, -2 and 'nuc' need singular values: mc refuses them (not cased here)."""
     inf = math.inf
     x = rnd(3, 4)
     x3 = rnd(2, 3, 4)
-    for o in ("fro", "bad"):
+    for o in ("fro", "nuc", "bad"):
         auto(w, "aten::linalg_matrix_norm", [x, o], fn=mnorm)
         auto(w, "aten::linalg_matrix_norm", [x3, o, [0, 2], True, None], fn=mnorm)
-    for o in (1, -1, inf, -inf, 3, 1.0):
+    for o in (1, -1, inf, -inf, 2, -2, 3, 1.0):
         auto(w, "aten::linalg_matrix_norm", [x, o], fn=mnorm)
         auto(w, "aten::linalg_matrix_norm", [noncontig(x3), o, [2, 0], False, None], fn=mnorm)
         auto(w, "aten::linalg_matrix_norm", [x3, o, [-1, -2], True, None], fn=mnorm)
@@ -224,15 +223,33 @@ def norms(w):
     auto(w, "aten::linalg_matrix_norm", [x.double(), inf, [-2, -1], False, torch.float32], fn=mnorm)
     auto(w, "aten::linalg_matrix_norm", [rnd(0, 3), 1], fn=mnorm)
     auto(w, "aten::linalg_matrix_norm", [rnd(0, 3), "fro"], fn=mnorm)
-    auto(w, "aten::linalg_matrix_norm", [torch.tensor([[1.0, float("nan")], [2.0, 3.0]]), inf], fn=mnorm)
+    nan = torch.tensor([[1.0, float("nan")], [2.0, 3.0]])
+    auto(w, "aten::linalg_matrix_norm", [nan, inf], fn=mnorm)
+    for o in (2, "nuc"):  # PyTorch's SVD refuses non-finite input at run time: not cased here
+        auto(w, "aten::linalg_matrix_norm", [nan, o], fn=mnorm, data_error=True)
+    # singular values: wide, tall, rank-deficient, batched, float64
+    for m in (rnd(2, 5), rnd(6, 3), torch.tensor([[1.0, 2.0], [2.0, 4.0]]), rnd(3, 4, 4), torch.eye(3), torch.zeros(2, 2),
+              rnd(5, 5, dtype=torch.float64), rnd(1, 4), rnd(8, 7, dtype=torch.float64)):
+        for o in (2, -2, "nuc"):
+            auto(w, "aten::linalg_matrix_norm", [m, o], fn=mnorm, tol=1e-5 if m.dtype == torch.float32 else 1e-10)
+    auto(w, "aten::linalg_matrix_norm", [rnd(0, 3), "nuc"], fn=mnorm)
+    auto(w, "aten::linalg_matrix_norm", [rnd(0, 3), 2], fn=mnorm)
+    auto(w, "aten::linalg_matrix_norm", [rnd(0, 3), -2], fn=mnorm)
+    # nuclear_norm: a matrix, or over two dims
+    auto(w, "aten::nuclear_norm", [x])
+    auto(w, "aten::nuclear_norm", [x, True])
+    auto(w, "aten::nuclear_norm", [x3, [0, 2]])
+    auto(w, "aten::nuclear_norm", [noncontig(x3), [2, 1], True])
+    auto(w, "aten::nuclear_norm", [x3])
+    auto(w, "aten::nuclear_norm", [x3, [0]])
+    auto(w, "aten::nuclear_norm", [rnd(3, 3, dtype=torch.int64)])
+    auto(w, "aten::nuclear_norm", [rnd(3, 3, dtype=torch.float64)], tol=1e-10)
     for dt in (torch.float64, torch.float16, torch.bfloat16):
         auto(w, "aten::linalg_matrix_norm", [x.to(dt), 1], fn=mnorm, tol=tol_for(dt))
     # linalg_norm: vector and matrix forms
     v = rnd(5)
-    for o in (None, 2, 1, inf, -inf, 0, 3.5, -1, "fro"):
+    for o in (None, 2, 1, inf, -inf, 0, 3.5, -1, -2, "fro", "nuc"):
         for inp, dim in ((v, None), (x, None), (x3, None), (x3, [1]), (x3, [2, 0]), (x3, 1), (x3, [0, 1, 2])):
-            if (o == 2 or o == "nuc") and (dim == [2, 0] or (dim is None and inp is x)):
-                continue
             auto(w, "aten::linalg_norm", [inp, o, dim, False, None], fn=lnorm, tol=1e-5)
     auto(w, "aten::linalg_norm", [x3, None, [1], True, None], fn=lnorm)
     auto(w, "aten::linalg_norm", [x3, 1, [0, 1], True, None], fn=lnorm)

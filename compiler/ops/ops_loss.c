@@ -4,6 +4,7 @@
 #include "ops.h"
 
 #include "k_loss.h"
+#include "k_loss_margin.h"
 
 #define LOSS(name, kern, nmin, nmax, schema, doc)                                                 \
   OPDEF("aten::" name, kern, EFF_PURE, 0, NULL, nmin, nmax, 0, schema, doc)

@@ -7,6 +7,7 @@
 #include "ops.h"
 
 #include "k_sample.h"
+#include "k_sample_grid.h"
 
 #define PURE(name, kern, nmin, nmax, schema, doc) \
   OPDEF(name, kern, EFF_PURE, 0, NULL, nmin, nmax, 0, schema, doc)

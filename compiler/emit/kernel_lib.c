@@ -333,6 +333,19 @@ static void scan_refs(Lib *L, const char *s, size_t a, size_t b, Ints *refs, Int
   }
 }
 
+/* Whether s[0, n) is a C keyword: never a definition (a function pointer's return type, a type
+ * given to a generator macro), or every chunk that names it would keep the one "defining" it. */
+static bool c_keyword(const char *s, size_t n) {
+  static const char *const kw[] = {"auto", "break", "case", "char", "const", "continue", "default", "do",
+                                   "double", "else", "enum", "extern", "float", "for", "goto", "if", "inline",
+                                   "int", "long", "register", "restrict", "return", "short", "signed",
+                                   "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned",
+                                   "void", "volatile", "while", "_Bool", "_Alignas", "_Alignof", "_Static_assert"};
+  for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+    if (strlen(kw[i]) == n && !memcmp(kw[i], s, n)) return true;
+  return false;
+}
+
 /* The names a C chunk (tokens tk[0..n)) defines. */
 static void chunk_defs(Lib *L, const Tok *tk, const int *depth, const int *paren, int n, bool func, Ints *defs) {
   const char *s = L->text;
@@ -364,8 +377,9 @@ static void chunk_defs(Lib *L, const Tok *tk, const int *depth, const int *paren
       }
       if (pv.kind == T_IDENT && (tok_is(s, pv, "struct") || tok_is(s, pv, "union") || tok_is(s, pv, "enum")))
         ints_push(defs, id);
-    } else if (depth[i] == 0 && paren[i] == 1 && tok_ch(s, pv, '*') && tok_ch(s, nx, ')') && !func) {
-      ints_push(defs, id); /* (*name)(...) */
+    } else if (depth[i] == 0 && paren[i] == 1 && tok_ch(s, pv, '*') && tok_ch(s, nx, ')') && !func && i >= 2 &&
+               tok_ch(s, tk[i - 2], '(') && i + 2 < n && (tok_ch(s, tk[i + 2], '(') || tok_ch(s, tk[i + 2], '['))) {
+      ints_push(defs, id); /* (*name)(...), not a prototype's last parameter `T *name)` */
     } else if (is_enum && depth[i] == 1 && (tok_ch(s, pv, '{') || tok_ch(s, pv, ','))) {
       ints_push(defs, id);
     }
@@ -562,6 +576,12 @@ static void lib_split(Lib *L) {
     free(pasted.v);
     for (int k = 0; k < refs.n; k++) ints_push(&it->refs, refs.v[k]);
     refs.n = 0;
+    int nd = 0;
+    for (int k = 0; k < it->defs.n; k++) {
+      const char *dn = L->names.s[it->defs.v[k]];
+      if (!c_keyword(dn, strlen(dn))) it->defs.v[nd++] = it->defs.v[k];
+    }
+    it->defs.n = nd;
     if (!it->defs.n) it->kind = IT_ALWAYS;
     cstart = p;
     ntk = 0;
@@ -589,11 +609,15 @@ static void mark_group(Lib *L, int g, Ints *work) {
   }
 }
 
+static int *why_from_; /* debugging: name id -> the item whose references first pushed it */
 static void mark_item(Lib *L, int i, Ints *work) {
   Item *it = &L->items[i];
   if (it->keep) return;
   it->keep = true;
-  for (int k = 0; k < it->refs.n; k++) ints_push(work, it->refs.v[k]);
+  for (int k = 0; k < it->refs.n; k++) {
+    if (why_from_ && it->refs.v[k] < L->nlib_names && !why_from_[it->refs.v[k]]) why_from_[it->refs.v[k]] = i + 1;
+    ints_push(work, it->refs.v[k]);
+  }
   mark_group(L, it->group, work);
 }
 
@@ -684,13 +708,41 @@ static char *roots_closure(Roots *r) {
     free(work.v);
     return NULL;
   }
+  int *by = NULL; /* MC_SHAKE_WHY: item -> the name id that kept it, + 1 */
+  if (getenv("MC_SHAKE_WHY")) {
+    why_from_ = calloc((size_t)L->nlib_names + 1, sizeof *why_from_);
+    by = calloc((size_t)L->nitems + 1, sizeof *by);
+    if (!why_from_ || !by) {
+      free(why_from_);
+      free(by);
+      why_from_ = NULL;
+      by = NULL;
+    }
+  }
   for (int i = 0; i < L->nitems; i++)
     if (L->items[i].kind == IT_ALWAYS) mark_item(L, i, &work);
   while (work.n) {
     int id = work.v[--work.n];
     if (id >= L->nlib_names || seen[id]) continue;
     seen[id] = true;
-    for (int k = 0; k < L->definers[id].n; k++) mark_item(L, L->definers[id].v[k], &work);
+    for (int k = 0; k < L->definers[id].n; k++) {
+      if (by && !L->items[L->definers[id].v[k]].keep) by[L->definers[id].v[k]] = id + 1;
+      mark_item(L, L->definers[id].v[k], &work);
+    }
+  }
+  if (by) {
+    for (int i = 0; i < L->nitems; i++) {
+      const Item *it = &L->items[i];
+      if (!it->keep || it->kind == IT_DIRECTIVE) continue;
+      int id = by[i] - 1, f = id >= 0 ? why_from_[id] - 1 : -1;
+      const Item *fi = f >= 0 ? &L->items[f] : NULL;
+      fprintf(stderr, "shake: %s (%zu bytes) kept by %s from %s%s\n",
+              it->defs.n ? L->names.s[it->defs.v[0]] : "?", it->end - it->start, id >= 0 ? L->names.s[id] : "(always)",
+              fi && fi->defs.n ? L->names.s[fi->defs.v[0]] : id >= 0 ? "the generated code" : "", it->kind == IT_ALWAYS ? " [always]" : "");
+    }
+    free(by);
+    free(why_from_);
+    why_from_ = NULL;
   }
   free(work.v);
   free(seen);

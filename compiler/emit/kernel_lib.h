@@ -16,7 +16,10 @@
  * library's place in the file. Doubt keeps a chunk: an identifier that names a chunk keeps every
  * chunk that may define it, a chunk whose definitions cannot be told (and #include, #pragma,
  * #error) is always kept, and a library the splitter cannot follow (unbalanced #if groups) is
- * pasted whole. MC_ALL_KERNELS=1 in the environment pastes the whole library (debugging).
+ * pasted whole. C keywords are never definitions (`typedef int (*fn)(...)` defines fn, not int).
+ * MC_ALL_KERNELS=1 in the environment pastes the whole library, and MC_SHAKE_WHY=1 prints to
+ * stderr each kept chunk (its first name and size), the name that kept it and the chunk that
+ * named it (debugging).
  *
  * Prefix: kernel_lib_.
  */

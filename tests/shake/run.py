@@ -16,9 +16,10 @@ OUT = os.path.join(BUILD, "shake")
 sys.path.insert(0, os.path.join(ROOT, "frontend/python"))
 
 # Most of the library is convolution, pooling, indexing, losses, sampling, RNNs...: a linear +
-# relu model needs a small part of it. Today's figure is about 0.2; 0.5 leaves room for growth
-# of the GEMM and linear paths while still catching a shaker that keeps everything.
-MAX_RATIO = 0.5
+# relu model needs a small part of it. Today's figure is about 0.06 (0.2 before C keywords
+# stopped counting as definitions and one-row linears called kl_linear_gemv); 0.15 leaves room
+# for growth of the GEMV and activation paths while still catching a shaker that keeps by doubt.
+MAX_RATIO = 0.15
 
 
 def lines(path):

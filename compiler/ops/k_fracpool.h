@@ -6,6 +6,7 @@
  * PyTorch's interval rule start[i] = int((i + u) * alpha) - int(u * alpha), alpha = (in - k) /
  * (out - 1), the last start in - k, computed in the input's dtype; each output is the maximum of
  * its k-window (a NaN wins, the first maximum otherwise) and its flat index in the plane (int64).
+ * A sample outside [0, 1) (PyTorch then reads outside the input) fails the op at run time.
  * The samples are an input: nn.FractionalMaxPool2d(..., _random_samples=...) gives them; without
  * it PyTorch draws them with aten::rand, whose values in mc are its own generator's (see
  * docs/architecture.md on random ops), so such a model pools over other regions than PyTorch's.
@@ -69,6 +70,23 @@ static inline int mckc_frac_pool(mck_ctx *c, mck_arg *out, int nout, const mck_a
       return mck_fail(c, "%s: out of memory", op);
     }
   }
+  /* every sample must lie in [0, 1) (what PyTorch draws), so every window lies inside the
+   * input: checked for all planes before an output is written */
+  for (int64_t b = 0; b < nb; b++)
+    for (int64_t p = 0; p < ch; p++)
+      for (int d = 0; d < nd; d++) {
+        double u = mck_getf(rs, rs->offset + b * rs->stride[0] + p * rs->stride[1] + d * rs->stride[2]);
+        int ok = u >= 0 && u < 1, dm = nd == 2 ? 1 - d : d; /* sample d places dim dm */
+        for (int64_t i = 0; ok && i < os[dm]; i++) {
+          int64_t s0 = mckc_frac_start(x->dtype, u, isz[dm], os[dm], ks[dm], i);
+          ok = s0 >= 0 && s0 <= isz[dm] - ks[dm];
+        }
+        if (!ok) {
+          for (int e = 0; e < nd; e++) free(st[e]);
+          return mck_fail(c, "%s: random_samples[%lld][%lld][%d] = %g: samples must lie in [0, 1)", op,
+                          (long long)b, (long long)p, d, u);
+        }
+      }
   const int64_t *xs = x->stride + x->ndim - nd;
   for (int64_t b = 0; b < nb; b++)
     for (int64_t p = 0; p < ch; p++) {

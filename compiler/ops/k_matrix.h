@@ -349,6 +349,9 @@ static inline int kl_tensordot(mck_ctx *c, mck_arg *out, int nout, const mck_arg
       osh[no++] = b->shape[d];
       n = mck_mul_sat(n, b->shape[d]);
     }
+  if (!mck_shape_fits(ka, sha, (int64_t)mck_dtype_size(a->dtype)) ||
+      !mck_shape_fits(kb, shb, (int64_t)mck_dtype_size(b->dtype)))
+    return mck_fail(c, "%s: the operands broadcast over the contracted dims are too large", op);
   mck_tensor *o = out[0].u.t;
   if (mck_out(c, o, a->dtype, no, osh)) return -1;
   if (c->meta) return 0;

@@ -12,7 +12,8 @@
  * for the plan; a kernel that refuses them stops only that walk: the branch is not taken at these
  * sizes); on a condition known only at run time both branches are walked quietly. The outputs
  * take the taken branch's results (else the first branch that got through), and the bytes of the
- * largest. A prim::Loop's body is walked once, its carried values at their initial values and the
+ * largest; at the max sizes the larger of the two results, so that what follows is planned for
+ * a branch taken at a size in between. A prim::Loop's body is walked once, its carried values at their initial values and the
  * iteration count unknown (0 stands for it), and every carried tensor must come out of it with
  * the shape it went in with (infer checked this at the example's sizes). Every tensor in a block,
  * and every output of a prim::If or prim::Loop, counts as a run-time shape. */
@@ -195,9 +196,14 @@ static void eval_if(Eval *e, const Node *n) {
   }
   int from = taken >= 0 ? taken : got[0] ? 0 : got[1] ? 1 : -1;
   for (int i = 0; i < n->noutputs && i < n->blocks[0]->nrets && i < n->blocks[1]->nrets; i++) {
-    if (from >= 0) {
-      const Value *r = n->blocks[from]->rets[i];
-      eval_set(e, n->outputs[i], &e->vals[r->id], e->known[r->id] && taken >= 0);
+    int k = from;
+    /* at the max sizes, what follows sees the larger result: the branch not taken there may be
+     * taken at a size in between, with a result up to its size at the max */
+    if (e->cfg == DYN_MAX && got[0] && got[1])
+      k = e->bytes[n->blocks[1]->rets[i]->id] > e->bytes[n->blocks[0]->rets[i]->id] ? 1 : 0;
+    if (k >= 0) {
+      const Value *r = n->blocks[k]->rets[i];
+      eval_set(e, n->outputs[i], &e->vals[r->id], e->known[r->id] && taken == k);
     }
     for (int k = 0; k < 2; k++)
       if (got[k]) eval_grow(e, n->outputs[i], e->bytes[n->blocks[k]->rets[i]->id]);

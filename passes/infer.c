@@ -799,6 +799,13 @@ static void infer_if(Infer *in, Node *n) {
     /* a branch that raises never delivers its results: the other one decides the type */
     if (raises0 && !raises1) a = b;
     if (raises1 && !raises0) b = a;
+    /* with Dims, the branch taken at the example's sizes types the output when the branches' shapes
+     * differ there (the generated code gives it the shape of the branch taken at each run, and
+     * dynshape plans for both); they must still agree on dtype and rank */
+    const Value *c = n->inputs[0];
+    if (in->dyn && is_dyn(in, c) && in->exk[c->id] && ir_type_is_complete_tensor(a->type) &&
+        ir_type_is_complete_tensor(b->type) && a->type->dtype == b->type->dtype && a->type->ndim == b->type->ndim)
+      a = b = in->ex[c->id].u.i ? a : b;
     if (!ir_type_is_complete_tensor(a->type) || !ir_type_is_complete_tensor(b->type) ||
         !same_tensor_shape(a->type, b->type)) {
       char *ta = ir_type_str(in->g->arena, a->type), *tb = ir_type_str(in->g->arena, b->type);

@@ -150,6 +150,21 @@ class LoopRNN(torch.nn.Module):
         return h, acc * k, rows
 
 
+class BranchShapes(torch.nn.Module):
+    """Scripted: branches whose results differ in shape (every other step of a long sequence, a
+    short one doubled); at seq 6 the branch not taken at the max gives the longest result."""
+    def __init__(self):
+        super().__init__()
+        self.l = torch.nn.Linear(4, 3)
+
+    def forward(self, x):
+        if x.size(1) > 6:
+            y = x[:, ::2] * 2.0
+        else:
+            y = torch.cat([x, x.flip(1)], 1)
+        return self.l(y).sum(1), y.size(1)
+
+
 class NestedLoops(torch.nn.Module):
     """Scripted: a while loop on a size around a loop over the batch writing acc[b], then a branch
     on the carried tensor's size."""
@@ -241,6 +256,12 @@ CASES = [
      "sizes": [lambda: (torch.randn(1, 1, 4),), lambda: (torch.randn(4, 9, 4),),
                lambda: (torch.randn(6, 12, 4) * 4.0,), lambda: (torch.randn(3, 2, 4),)],
      "atol": 1e-5, "out_of_bounds": (0, [2, 13, 4]), "mc_run": True, "no_malloc": True},
+    {"name": "script_if_branch_shapes", "module": BranchShapes, "method": "script",
+     "example": lambda: (torch.randn(2, 4, 4),),
+     "dynamic_shapes": ({0: Dim("b", min=1, max=3), 1: Dim("t", min=1, max=12)},),
+     "sizes": [lambda: (torch.randn(3, 12, 4),), lambda: (torch.randn(1, 1, 4),), lambda: (torch.randn(2, 7, 4),),
+               lambda: (torch.randn(2, 6, 4),)],
+     "atol": 1e-5, "no_malloc": True},
     {"name": "script_nested_loops", "module": NestedLoops, "method": "script",
      "example": lambda: (torch.randn(3, 4, 3),),
      "dynamic_shapes": ({0: Dim("b", min=1, max=5), 1: Dim("t", min=1, max=7)},),

@@ -10,12 +10,13 @@ import re
 import sys
 
 LIMIT = 1000
-# the headers of the conv, elementwise, shape, linalg, reduce and prim families and the shared
-# ones (others are checked for order only)
+# the headers of the conv, elementwise, shape, linalg, reduce, prim, math, loss, sample and
+# spectral families and the shared ones (others are checked for order only)
 SIZED = {"mck.h", "k_args.h", "k_thread.h", "k_act.h", "k_gemm.h", "k_dw.h", "k_conv.h", "k_norm.h",
          "k_pool.h", "k_pad.h", "k_binary.h", "k_unary.h", "k_create.h", "k_elementwise.h",
          "k_shape_util.h", "k_view.h", "k_copy.h", "k_indexing.h", "k_meta.h", "k_shape.h",
-         "k_reduce.h", "k_matvec.h", "k_linalg.h"}
+         "k_reduce.h", "k_matvec.h", "k_linalg.h", "k_math.h", "k_loss.h", "k_loss_margin.h",
+         "k_sample.h", "k_sample_grid.h", "k_spectral.h"}
 INC = re.compile(r'^\s*#\s*include\s+"((?:mck|k_[a-z_]*)\.h)"')
 
 

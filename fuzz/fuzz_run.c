@@ -130,35 +130,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   Diag d;
   FzSink s;
   fz_diag(&d, &s);
-  size_t i = 0;
-  while (i < size && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r')) i++;
-  Graph *g = i < size && data[i] == '{'
-                 ? json_parse_buffer("/nonexistent-mc-fuzz/fuzz.json", (const char *)data, size, &d, NULL, NULL)
-                 : ts_parse_string("fuzz.txt", (const char *)data, size, &d);
-  if (!g) {
-    if (d.nerrors == 0) abort();
-    fz_sink_close(&s);
-    return 0;
-  }
-  if (!ops_resolve(g, &d) && !ir_verify(g, &d, "after parsing")) {
-    PmOptions pm = {0};
-    pm.verify = true;
-    pm.verbose = 0;
-    pm.dump_out = s.f;
-    if (!pm_run(g, &pm, &d)) {
-      char *cb = NULL, *hb = NULL;
-      size_t cl = 0, hl = 0;
-      FILE *c = open_memstream(&cb, &cl), *h = open_memstream(&hb, &hl);
-      if (!c || !h) abort();
-      EmitOptions eo = {.name = "fz", .header_name = "fz.h", .source_name = "fuzz", .blob_threshold = 65536};
-      int errs = emit_c(g, &eo, c, h, &d);
-      fclose(c);
-      fclose(h);
-      free(cb);
-      free(hb);
-      if (!errs) fz_interp(g, s.f);
-    }
-  }
+  bool emitted;
+  Graph *g = fz_compile(data, size, &d, &s, &emitted);
+  if (g && emitted) fz_interp(g, s.f);
   ir_graph_free(g);
   fz_sink_close(&s);
   return 0;

@@ -22,7 +22,7 @@ static uint64_t hash_str(const char *s) {
 
 static Value **names_slot(const NameSet *ns, const char *name, const char ***key) {
   size_t i = hash_str(name) & (ns->cap - 1);
-  while (ns->keys[i] && strcmp(ns->keys[i], name) != 0) i = (i + 1) & (ns->cap - 1);
+  while (ns->keys[i] && ns->keys[i] != name && strcmp(ns->keys[i], name) != 0) i = (i + 1) & (ns->cap - 1);
   *key = &ns->keys[i];
   return &ns->vals[i];
 }

@@ -202,7 +202,14 @@ static void vf_define(Vf *v, const Value *x, SrcLoc loc) {
     vf_model_err(v, loc, "'%%%s' is on unknown device '%s' (mc knows cpu, cuda and cuda:N)",
            vf_name(x), x->type->device);
   if (!x->name || !*x->name) vf_err(v, loc, "value with id %d has no name", x->id);
-  else if (!vf_name_add(v, x->name)) vf_err(v, loc, "two values are named '%%%s'", x->name);
+  else {
+    /* the graph's name set gives each name to one value (ir_value_new): a value it names has a
+     * name no other value of the graph has, one it gives to another value shares it, and only
+     * values it does not know go through the verifier's own set */
+    const Value *owner = ir_find_value(v->g, x->name);
+    if (owner != x && (owner || !vf_name_add(v, x->name)))
+      vf_err(v, loc, "two values are named '%%%s'", x->name);
+  }
   VfSlot *s = vf_slot(v, x, true);
   if (!s) return;
   s->state = VF_LIVE;

@@ -37,8 +37,7 @@ static inline int kl_outer_as(mck_ctx *c, mck_arg *out, int nout, const mck_arg 
   if (a->ndim != 1) return mck_fail(c, "%s: Expected 1-D argument self, but got %d-D", op, a->ndim);
   if (b->ndim != 1) return mck_fail(c, "%s: Expected 1-D argument vec2, but got %d-D", op, b->ndim);
   mck_tensor va = kl_vec_view(a, 1), vb = kl_vec_view(b, 0);
-  mck_arg args[2];
-  args[0].kind = args[1].kind = MCK_TENSOR;
+  mck_arg args[2] = {{MCK_TENSOR, 0, {0}}, {MCK_TENSOR, 0, {0}}};
   args[0].u.t = &va;
   args[1].u.t = &vb;
   return mck_mul(c, out, nout, args, 2);
@@ -254,12 +253,9 @@ static inline int kl_stack_kind(mck_ctx *c, mck_arg *out, const mck_arg *in, int
     ps[k] = &vs[k];
   }
   int64_t dim = kind == KL_VSTACK ? 0 : kind == KL_DSTACK ? 2 : kind == KL_COLSTACK ? 1 : vs[0].ndim == 1 ? 0 : 1;
-  mck_arg a[2];
-  a[0].kind = MCK_TENSORS;
+  mck_arg a[2] = {{MCK_TENSORS, 0, {0}}, {MCK_INT, 0, {0}}};
   a[0].n = n;
   a[0].u.ts = ps;
-  a[1].kind = MCK_INT;
-  a[1].n = 0;
   a[1].u.i = dim;
   int rc = ks_cat(c, out, 1, a, 2);
   free(vs);

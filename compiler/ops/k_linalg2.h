@@ -1,24 +1,25 @@
 /* k_linalg2.h — kernels of the linalg family on small dense problems: LU factorisation with
  * partial pivoting and what it gives (linalg_inv / inverse, linalg_det / det, slogdet /
- * linalg_slogdet, logdet), the matrix norms (linalg_matrix_norm, linalg_norm), and the distances
- * (pairwise_distance, cosine_similarity, cdist / _cdist_forward).
+ * linalg_slogdet, logdet), the matrix norms (linalg_matrix_norm, linalg_norm, nuclear_norm) and
+ * the distances (pairwise_distance, cosine_similarity, cdist / _cdist_forward).
  *
  * LU: each matrix of a batch is copied to a double scratch and factored as LAPACK's getrf does
  * (column by column; the pivot is the first row of largest absolute value in the column; a zero
  * pivot column is left as is and reported, the factorisation goes on; linalg_inv factors A^T
- * when A is contiguous, as PyTorch does); the result is rounded
- * once to the input dtype. float32 results therefore are at least as accurate as PyTorch's
- * (which factors in float32): they agree with PyTorch within 1e-4 relative (float32) and 1e-10
- * (float64) on well-conditioned matrices; results of ill-conditioned matrices agree only as far
- * as the condition number allows. Only float32 and float64 are accepted, as in PyTorch; a
- * singular matrix makes linalg_inv fail at run time with PyTorch's message (the first zero
- * pivot, 1-based, and the batch element).
+ * when A is contiguous, as PyTorch does); the result is rounded once to the input dtype.
+ * float32 results therefore are at least as accurate as PyTorch's (which factors in float32):
+ * they agree with PyTorch within 1e-4 relative (float32) and 1e-10 (float64) on
+ * well-conditioned matrices; results of ill-conditioned matrices agree only as far as the
+ * condition number allows. Only float32 and float64 are accepted, as in PyTorch; a singular
+ * matrix makes linalg_inv fail at run time with PyTorch's message (the first zero pivot,
+ * 1-based, and the batch element), before any output is written.
  *
  * Matrix norms: ord 'fro', 1, -1, inf, -inf; 'nuc', 2 and -2 from singular values (one-sided
  * Jacobi in double; within 1e-5 relative of PyTorch's LAPACK gesdd for float32, 1e-10 for
- * float64; a non-finite element fails the op at run time, as PyTorch's SVD does). Distances compute in double and round once; cdist's p == 2 matrix-product path
- * (compute_mode 1, or 0 with more than 25 rows) uses PyTorch's formula
- * sqrt(clamp_min(|x|^2 + |y|^2 - 2 x.y, 0)). Prefix: kl_.
+ * float64; a non-finite element fails the op at run time, as PyTorch's SVD does). Distances
+ * compute in double and round once; cdist's p == 2 matrix-product path (compute_mode 1, or 0
+ * with more than 25 rows) uses PyTorch's formula sqrt(clamp_min(|x|^2 + |y|^2 - 2 x.y, 0)).
+ * Prefix: kl_.
  */
 #ifndef K_LINALG2_H
 #define K_LINALG2_H

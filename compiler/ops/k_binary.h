@@ -423,6 +423,13 @@ static inline int mck_ew_binary(mck_ctx *c, mck_arg *out, int nout, const mck_ar
       out[0].u.i = (strcmp(in[0].u.s, in[1].u.s) == 0) == (op == MCK_EW_EQ);
       return 0;
     }
+    if (in[0].kind == MCK_INTS && in[1].kind == MCK_INTS && (op == MCK_EW_EQ || op == MCK_EW_NE) && nout > 0) {
+      int eq = in[0].n == in[1].n; /* int lists computed at run time (`x.size() != (b, 8)`) */
+      for (int i = 0; eq && i < in[0].n; i++) eq = in[0].u.ints[i] == in[1].u.ints[i];
+      out[0].kind = MCK_BOOL_ARG;
+      out[0].u.i = eq == (op == MCK_EW_EQ);
+      return 0;
+    }
     if ((mck_arg_is_scalar(&in[0]) || in[0].kind == MCK_UNKNOWN) &&
         (mck_arg_is_scalar(&in[1]) || in[1].kind == MCK_UNKNOWN) && !inplace)
       return mck_ew_bin_scalar(c, out, nout, in, op, 0);

@@ -165,6 +165,21 @@ class BranchShapes(torch.nn.Module):
         return self.l(y).sum(1), y.size(1)
 
 
+class ScriptLSTM(torch.nn.Module):
+    """Scripted nn.LSTM (its hidden-size checks compare int lists at run time), then a branch on
+    the sequence length keeping the last three steps."""
+    def __init__(self):
+        super().__init__()
+        self.lstm = torch.nn.LSTM(4, 5, batch_first=True)
+        self.h = torch.nn.Linear(5, 2)
+
+    def forward(self, x):
+        y, (h, c) = self.lstm(x)
+        if y.size(1) > 3:
+            y = y[:, -3:]
+        return self.h(y).mean(1), h
+
+
 class NestedLoops(torch.nn.Module):
     """Scripted: a while loop on a size around a loop over the batch writing acc[b], then a branch
     on the carried tensor's size."""
@@ -262,6 +277,11 @@ CASES = [
      "sizes": [lambda: (torch.randn(3, 12, 4),), lambda: (torch.randn(1, 1, 4),), lambda: (torch.randn(2, 7, 4),),
                lambda: (torch.randn(2, 6, 4),)],
      "atol": 1e-5, "no_malloc": True},
+    {"name": "script_lstm_module", "module": ScriptLSTM, "method": "script",
+     "example": lambda: (torch.randn(2, 5, 4),),
+     "dynamic_shapes": ({0: Dim("b", min=1, max=4), 1: Dim("t", min=1, max=9)},),
+     "sizes": [lambda: (torch.randn(4, 9, 4),), lambda: (torch.randn(1, 1, 4),), lambda: (torch.randn(3, 3, 4),)],
+     "atol": 1e-5},
     {"name": "script_nested_loops", "module": NestedLoops, "method": "script",
      "example": lambda: (torch.randn(3, 4, 3),),
      "dynamic_shapes": ({0: Dim("b", min=1, max=5), 1: Dim("t", min=1, max=7)},),

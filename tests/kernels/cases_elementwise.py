@@ -380,6 +380,11 @@ def scalar_cases(w):
             w.case(op, [a], [f(a)], tol=1e-12)
     w.case("aten::eq", ["ab", "ab"], [True])
     w.case("aten::ne", ["ab", "ab"], [False])
+    # int lists computed at run time (`hx.size() != expected_hidden_size` in scripted nn.LSTM)
+    for src, op in (("a == b", "aten::eq"), ("a != b", "aten::ne")):
+        f = scripted(src, ("List[int]", "List[int]"), op)
+        for a, b in (([2, 3, 5], [2, 3, 5]), ([2, 3, 5], [2, 4, 5]), ([2, 3], [2, 3, 1]), ([], [])):
+            w.case(op, [a, b], [f(a, b)])
 
 
 UNARY = {

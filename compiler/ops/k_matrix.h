@@ -241,7 +241,8 @@ static inline int kl_stack_kind(mck_ctx *c, mck_arg *out, const mck_arg *in, int
   int n = in[0].n;
   if (n == 0) return mck_fail(c, "%s: %s expects a non-empty TensorList", op, op + 6);
   mck_tensor *vs = (mck_tensor *)kconv_alloc(n, sizeof(mck_tensor));
-  mck_tensor **ps = (mck_tensor **)kconv_alloc(n, sizeof(mck_tensor *));
+  /* zeroed: g++ (the CUDA target's host code) cannot see that the loop below fills it */
+  mck_tensor **ps = (mck_tensor **)calloc((size_t)n, sizeof(mck_tensor *));
   if (!vs || !ps) {
     free(vs);
     free(ps);

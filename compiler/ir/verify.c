@@ -348,6 +348,23 @@ static void vf_control(Vf *v, const Node *n) {
                "'%%%s' (input, body parameter, body return and output must agree)", k,
                vf_type_text(v, par), vf_name(par), vf_type_text(v, bad), vf_name(bad));
     }
+  } else if (ir_node_is(n, "prim::ListConstruct")) {
+    /* A list of tensors holds tensors (Tensor?[]: or None): kernels read its elements as
+     * tensors. Lists of scalars are judged by infer (a traced size may be a 0-dim tensor). */
+    const Type *lt = n->noutputs == 1 && n->outputs[0] ? n->outputs[0]->type : NULL;
+    const Type *el = lt && lt->kind == TY_LIST ? lt->elem : NULL;
+    bool opt = el && el->kind == TY_OPTIONAL && el->elem && el->elem->kind == TY_TENSOR;
+    if (!el || (el->kind != TY_TENSOR && !opt)) return;
+    for (int k = 0; k < n->ninputs; k++) {
+      const Value *x = n->inputs[k];
+      const Type *t = x ? x->type : NULL;
+      if (!t || t->kind == TY_ANY || t->kind == TY_TENSOR) continue;
+      if (t->kind == TY_OPTIONAL && t->elem && t->elem->kind == TY_TENSOR) continue;
+      if (opt && t->kind == TY_NONE) continue;
+      vf_model_err(v, n->loc, "element %d of prim::ListConstruct ('%%%s') is %s, but the list '%%%s' is %s",
+                   k, vf_name(x), vf_type_text(v, x), vf_name(n->outputs[0]), vf_type_text(v, n->outputs[0]));
+      return;
+    }
   }
 }
 
@@ -394,9 +411,12 @@ static const char *const vf_attr_kind_names[] = {
 static void vf_constant(Vf *v, const Node *n) {
   if (n->noutputs != 1 || !n->outputs[0]) return;
   const Attr *a = ir_node_attr(n, "value");
-  if (!a && n->nattrs) return; /* prim::Constant[name="softmax"]: a function, not a value */
+  if (!a && ir_node_attr(n, "name")) return; /* prim::Constant[name="softmax"]: a function */
   const Type *t = n->outputs[0]->type;
-  if (!vf_const_fits(a, t))
+  if (!a && n->nattrs && !vf_const_fits(a, t))
+    vf_model_err(v, n->loc, "constant '%%%s' is declared %s but has no 'value' attribute",
+                 vf_name(n->outputs[0]), vf_type_text(v, n->outputs[0]));
+  else if (!vf_const_fits(a, t))
     vf_model_err(v, n->loc, "constant '%%%s' is declared %s but its value is %s",
            vf_name(n->outputs[0]), vf_type_text(v, n->outputs[0]),
            a ? vf_attr_kind_names[a->kind] : "None");

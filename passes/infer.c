@@ -548,6 +548,8 @@ static void list_args_of_pieces(Infer *in, Node *n) {
   }
 }
 
+static bool list_appended_in(const Block *b, const Value *l);
+
 static void infer_kernel_node(Infer *in, Node *n, const OpDef *op) {
   list_args_of_pieces(in, n);
   if (in->errs) return;
@@ -571,6 +573,19 @@ static void infer_kernel_node(Infer *in, Node *n, const OpDef *op) {
     if (na.out[i].kind != MCK_TENSOR && ops_node_result_is_tensor(n, i)) {
       diag_error(in->c->diag, n->loc, "'%s' returns a tensor, but %%%s is declared %s", n->kind,
                  n->outputs[i]->name, ir_type_str(in->scratch, n->outputs[i]->type));
+      in->errs++;
+      return;
+    }
+  }
+  for (int i = 0; i < n->ninputs; i++) {
+    const Value *l = n->inputs[i];
+    if (l->type->kind == TY_LIST && l->def && ir_node_is(l->def, "prim::ListConstruct") &&
+        list_appended_in(in->g->top, l)) {
+      diag_error(in->c->diag, n->loc,
+                 "'%s': the length of list %%%s is known only at run time (it is appended to in a loop "
+                 "or branch that cannot be unrolled at compile time); mc needs list lengths at compile time",
+                 n->kind, l->name);
+      if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
       in->errs++;
       return;
     }

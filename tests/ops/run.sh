@@ -60,7 +60,7 @@ fi
 [ -f "$cases" ] && { "$PYTHON" tests/ops/kernel_cases.py "$tmp/ops.json" "$cases" || fail=1; }
 
 # the kernel headers: pasted after what they include (no include cycles), split under 1,000 lines
-"$PYTHON" tests/ops/kernel_headers.py $(make -s BUILD="$BUILD" kernel-headers) || fail=1
+"$PYTHON" tests/ops/kernel_headers.py $(make -s --no-print-directory BUILD="$BUILD" kernel-headers) || fail=1
 
 # mc compile --verify-passes: green on the e2e alias cases and a few models, catches a broken pass
 MC="$MC" "$PYTHON" tests/ops/verify_passes.py "$BUILD/ops-verify" || fail=1

@@ -52,6 +52,7 @@
  * both are cleared before returning.
  */
 #include "functionalize_int.h"
+#include "kargs.h"
 
 #include <string.h>
 
@@ -132,14 +133,7 @@ static void meta_tensor_of(const Value *v, mck_tensor *t) {
     mck_contiguous_strides(t);
     return;
   }
-  t->dtype = ty->dtype;
-  t->ndim = ty->ndim < 0 ? 0 : ty->ndim;
-  for (int i = 0; i < t->ndim; i++) t->shape[i] = ty->shape[i];
-  if (ty->has_strides) {
-    for (int i = 0; i < t->ndim; i++) t->stride[i] = ty->strides[i];
-  } else {
-    mck_contiguous_strides(t);
-  }
+  kargs_tensor_of_type(t, ty);
 }
 
 static void meta_arg(Fz *F, const Value *v, mck_arg *a) {

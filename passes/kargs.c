@@ -3,10 +3,8 @@
 
 #include <string.h>
 
-mck_tensor *kargs_tensor(Arena *ar, const Value *v) {
-  mck_tensor *t = arena_alloc(ar, sizeof *t);
+void kargs_tensor_of_type(mck_tensor *t, const Type *ty) {
   memset(t, 0, sizeof *t);
-  const Type *ty = v->type;
   t->dtype = ty->dtype;
   t->ndim = ty->ndim < 0 ? 0 : ty->ndim;
   for (int i = 0; i < t->ndim; i++) t->shape[i] = ty->shape[i];
@@ -15,6 +13,11 @@ mck_tensor *kargs_tensor(Arena *ar, const Value *v) {
   } else {
     mck_contiguous_strides(t);
   }
+}
+
+mck_tensor *kargs_tensor(Arena *ar, const Value *v) {
+  mck_tensor *t = arena_alloc(ar, sizeof *t);
+  kargs_tensor_of_type(t, v->type);
   const Attr *c = ir_constant_attr(v);
   if (c && c->kind == ATTR_TENSOR && c->t && c->t->data) {
     t->data = c->t->data;

@@ -11,6 +11,8 @@
 /* A data-less tensor of v's type (its strides, else contiguous ones); a tensor constant's data,
  * dtype and shape when it has them. */
 mck_tensor *kargs_tensor(Arena *ar, const Value *v);
+/* *t: a data-less tensor of type ty (its strides, else contiguous ones). */
+void kargs_tensor_of_type(mck_tensor *t, const Type *ty);
 /* The value of constant v (None for a constant without a value); returns whether it is fully
  * known: a scalar or list, or a tensor with data. Kinds mck_arg has no form for: MCK_UNKNOWN. */
 bool kargs_constant(Arena *ar, const Value *v, mck_arg *a);

@@ -3,6 +3,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <errno.h>
+#include <unistd.h>
+#endif
 
 #include "ops/ops.h"
 
@@ -832,6 +836,31 @@ static bool copy_out(FILE *f, FILE *out, char *buf, long long n) {
   return true;
 }
 
+/* Copies what is left of f to out; on Linux inside the kernel (copy_file_range: the text is not
+ * read into and written out of this process again), else, or where that fails, through buf. */
+static bool copy_rest(FILE *f, FILE *out, char *buf) {
+#ifdef __linux__
+  if (fflush(out) == 0) {
+    off_t at = ftello(f);
+    int in = fileno(f), to = fileno(out);
+    bool moved = false;
+    while (at >= 0 && in >= 0 && to >= 0) {
+      ssize_t n = copy_file_range(in, &at, to, NULL, (size_t)1 << 30, 0);
+      if (n > 0) {
+        moved = true;
+        continue;
+      }
+      if (n == 0) return fseeko(f, at, SEEK_SET) == 0 && fseeko(out, 0, SEEK_END) == 0;
+      if (moved || (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP &&
+                    errno != EBADF))
+        return false;
+      break; /* not supported between these files: the portable copy */
+    }
+  }
+#endif
+  return copy_out(f, out, buf, -1);
+}
+
 /* The reachable part of the library for the file in k (read back from the temporary file
  * through win, which may grow), or the whole library; NULL when out of memory. */
 static char *lib_for(KernelLibOut *k, FILE *f, char **win, size_t *cap) {
@@ -906,7 +935,7 @@ int kernel_lib_end(KernelLibOut *k) {
   } else if (!status) {
     rewind(f);
     if (!copy_out(f, k->out, win, k->at < 0 ? -1 : k->at) || (lib && fputs(lib, k->out) == EOF) ||
-        !copy_out(f, k->out, win, -1))
+        !copy_rest(f, k->out, win))
       status = 1;
   }
   free(lib);

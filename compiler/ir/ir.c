@@ -5,11 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- name set: open addressing, name -> Value ------------------------------------------- */
+/* ---- name set: open addressing, name -> Value -------------------------------------------
+ * One array of slots, each holding a value and its name's hash, so that a probe reads one slot and
+ * looks at a name only when the hashes agree, and growing never reads a name again. */
+typedef struct NameSlot {
+  uint64_t h;
+  Value *val; /* NULL: empty; the key is val->name */
+} NameSlot;
+
 typedef struct NameSet {
-  const char **keys;
-  Value **vals;
+  NameSlot *slots;
   size_t cap, n;
+  int checked; /* values with a smaller id were found to own their names (ir_names_checked) */
   const char **kinds; /* node kinds, each stored once in the arena (ir_node_new) */
   size_t kcap, kn;
 } NameSet;
@@ -17,47 +24,42 @@ typedef struct NameSet {
 static uint64_t hash_str(const char *s) {
   uint64_t h = 1469598103934665603ull;
   for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
+  return h ^ (h >> 29); /* the table takes the low bits: fold the well-mixed high ones in */
 }
 
-static Value **names_slot(const NameSet *ns, const char *name, const char ***key) {
-  size_t i = hash_str(name) & (ns->cap - 1);
-  while (ns->keys[i] && ns->keys[i] != name && strcmp(ns->keys[i], name) != 0) i = (i + 1) & (ns->cap - 1);
-  *key = &ns->keys[i];
-  return &ns->vals[i];
+static NameSlot *names_slot(const NameSet *ns, const char *name, uint64_t h) {
+  size_t i = h & (ns->cap - 1);
+  for (;; i = (i + 1) & (ns->cap - 1)) {
+    NameSlot *s = &ns->slots[i];
+    if (!s->val || (s->h == h && (s->val->name == name || strcmp(s->val->name, name) == 0))) return s;
+  }
 }
 
 static void names_put(Graph *g, const char *name, Value *v) {
   NameSet *ns = g->names;
   if ((ns->n + 1) * 2 > ns->cap) {
-    NameSet big = {0};
-    big.cap = ns->cap ? ns->cap * 2 : 256;
-    big.keys = calloc(big.cap, sizeof *big.keys);
-    big.vals = calloc(big.cap, sizeof *big.vals);
-    if (!big.keys || !big.vals) {
+    size_t cap = ns->cap ? ns->cap * 2 : 256;
+    NameSlot *big = calloc(cap, sizeof *big);
+    if (!big) {
       fputs("mc: out of memory\n", stderr);
       abort();
     }
     for (size_t i = 0; i < ns->cap; i++) {
-      if (!ns->keys[i]) continue;
-      const char **k;
-      Value **s = names_slot(&big, ns->keys[i], &k);
-      *k = ns->keys[i];
-      *s = ns->vals[i];
+      const NameSlot *o = &ns->slots[i];
+      if (!o->val) continue;
+      size_t j = o->h & (cap - 1);
+      while (big[j].val) j = (j + 1) & (cap - 1);
+      big[j] = *o;
     }
-    big.n = ns->n;
-    big.kinds = ns->kinds;
-    big.kcap = ns->kcap;
-    big.kn = ns->kn;
-    free(ns->keys);
-    free(ns->vals);
-    *ns = big;
+    free(ns->slots);
+    ns->slots = big;
+    ns->cap = cap;
   }
-  const char **k;
-  Value **s = names_slot(ns, name, &k);
-  if (!*k) ns->n++;
-  *k = name;
-  *s = v;
+  uint64_t h = hash_str(name);
+  NameSlot *s = names_slot(ns, name, h);
+  if (!s->val) ns->n++;
+  s->h = h;
+  s->val = v;
 }
 
 /* The graph's copy of node kind `kind` (one per distinct kind). */
@@ -91,12 +93,20 @@ static const char *kind_intern(Graph *g, const char *kind) {
 
 Value *ir_find_value(const Graph *g, const char *name) {
   if (!g->names->cap) return NULL;
-  const char **k;
-  Value **s = names_slot(g->names, name, &k);
-  return *k ? *s : NULL;
+  NameSlot *s = names_slot(g->names, name, hash_str(name));
+  return s->val;
 }
 
 bool ir_name_taken(const Graph *g, const char *name) { return ir_find_value(g, name) != NULL; }
+
+bool ir_value_owns_name(const Graph *g, const Value *x) {
+  if (x->id >= 0 && x->id < g->names->checked) return true;
+  return x->name && ir_find_value(g, x->name) == x;
+}
+
+void ir_names_checked(const Graph *g, int below_id) {
+  if (below_id > g->names->checked) g->names->checked = below_id;
+}
 
 /* ---- use counts -------------------------------------------------------------------------
  * cnt[value id] = uses by linked nodes and returns of blocks reachable from the top block, the
@@ -271,8 +281,7 @@ Graph *ir_graph_new(const char *path) {
 
 void ir_graph_free(Graph *g) {
   if (!g) return;
-  free(g->names->keys);
-  free(g->names->vals);
+  free(g->names->slots);
   free(g->names->kinds);
   free(g->names);
   free(g->uses->cnt);

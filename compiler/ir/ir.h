@@ -242,6 +242,11 @@ Type *ir_type_scalar(Graph *g, TypeKind k);
 Value *ir_value_new(Graph *g, Type *t, const char *name);
 Value *ir_find_value(const Graph *g, const char *name); /* NULL if no value has that name */
 bool ir_name_taken(const Graph *g, const char *name);
+/* Whether the graph's name set gives x's name to x. Names never change after ir_value_new, so once
+ * ir_verify has found every value below some id owning its name, ir_names_checked records that
+ * and those values are answered without a lookup (the set is the graph's cache, hence const). */
+bool ir_value_owns_name(const Graph *g, const Value *x);
+void ir_names_checked(const Graph *g, int below_id);
 Value *ir_block_add_param(Block *b, Type *t, const char *name);
 Block *ir_block_new(Graph *g, Node *owner);
 void ir_block_add_ret(Block *b, Value *v);

@@ -206,8 +206,7 @@ static void vf_define(Vf *v, const Value *x, SrcLoc loc) {
     /* the graph's name set gives each name to one value (ir_value_new): a value it names has a
      * name no other value of the graph has, one it gives to another value shares it, and only
      * values it does not know go through the verifier's own set */
-    const Value *owner = ir_find_value(v->g, x->name);
-    if (owner != x && (owner || !vf_name_add(v, x->name)))
+    if (!ir_value_owns_name(v->g, x) && (ir_name_taken(v->g, x->name) || !vf_name_add(v, x->name)))
       vf_err(v, loc, "two values are named '%%%s'", x->name);
   }
   VfSlot *s = vf_slot(v, x, true);
@@ -539,6 +538,7 @@ int ir_verify(const Graph *g, Diag *d, const char *when) {
                       g->top->params[0]->type->kind != TY_CLASS))
     vf_err(&v, g->loc, "has_self is set but the first input is not a module");
   if (v.oom) vf_err(&v, g->loc, "out of memory while verifying");
+  if (!v.errors) ir_names_checked(g, g->next_value_id);
   free(v.byid);
   free(v.vals);
   free(v.stack);

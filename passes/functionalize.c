@@ -683,14 +683,44 @@ static bool is_inplace_view(const Node *n) {
          n->ninputs > 0 && n->noutputs == 1;
 }
 
-/* Whether node m (aten::to / aten::type_as) returns its input itself, as PyTorch does for a cast
- * to the dtype the tensor has without copy=True or a memory format: 1 yes, 0 no (or not a
- * cast), -1 a cast whose dtypes are not known yet (this runs before infer). */
+/* What is known here of tensor v's tensor object: its dtype and rank (an in-place op's result
+ * has its target's, an op that returns its input the input's; DT_UNDEF / -1 otherwise), and
+ * whether it is contiguous (1 yes, 0 no, -1 not known: graph inputs are bound contiguous, other
+ * values are known where their type gives every extent and stride). */
 static DType object_dtype(const Value *v);
+static int object_rank(const Value *v);
+static int object_contiguous(const Value *v);
 
-static int cast_returns_self(const Node *m) {
+/* Whether node m returns its input itself (the same tensor object, so an in-place view op on
+ * either changes both), as PyTorch does for
+ *   aten::to / aten::type_as to the dtype the tensor has, without copy=True or a memory format;
+ *   aten::contiguous of a tensor that is contiguous in the asked format;
+ *   aten::flatten with start_dim and end_dim naming one dimension of a tensor of rank >= 1:
+ * 1 yes, 0 no (or not such an op), -1 not known yet (this runs before infer). */
+static int returns_self(const Node *m) {
+  if (m->noutputs != 1 || m->ninputs < 1 || !fz_is_tensor(m->inputs[0])) return 0;
+  if (ir_node_is(m, "aten::contiguous")) {
+    int64_t format = 0; /* torch.contiguous_format */
+    if (m->ninputs >= 2 && !ir_constant_is_none(m->inputs[1]) && !ir_constant_int(m->inputs[1], &format)) return -1;
+    if (format != 0) return -1; /* channels_last (preserve_format PyTorch refuses): not tracked */
+    return object_contiguous(m->inputs[0]);
+  }
+  if (ir_node_is(m, "aten::flatten")) {
+    int64_t s0, e0;
+    if (m->ninputs != 3 || !ir_constant_int(m->inputs[1], &s0) || !ir_constant_int(m->inputs[2], &e0)) return 0;
+    int r = object_rank(m->inputs[0]);
+    if (r < 0) {
+      if (s0 == e0 && s0 != 0 && s0 != -1) return 1; /* valid only for rank >= 1 */
+      if ((s0 < 0) == (e0 < 0)) return s0 == e0 ? -1 : 0;
+      return -1;
+    }
+    if (r == 0) return 0; /* a rank-0 tensor is reshaped to [1] */
+    if (s0 < 0) s0 += r;
+    if (e0 < 0) e0 += r;
+    return s0 == e0;
+  }
   bool to = ir_node_is(m, "aten::to"), ta = ir_node_is(m, "aten::type_as");
-  if ((!to && !ta) || m->noutputs != 1 || m->ninputs < 2 || !fz_is_tensor(m->inputs[0])) return 0;
+  if ((!to && !ta) || m->ninputs < 2) return 0;
   DType have = object_dtype(m->inputs[0]), want = DT_UNDEF;
   if (ta) {
     if (!fz_is_tensor(m->inputs[1])) return 0;
@@ -710,17 +740,54 @@ static int cast_returns_self(const Node *m) {
   return have == want;
 }
 
-/* The dtype of tensor v where known: an in-place op's result has its target's dtype, a cast that
- * returns its input the input's; DT_UNDEF otherwise. */
-static DType object_dtype(const Value *v) {
-  for (int guard = 0; guard < 100000 && fz_is_tensor(v); guard++) {
-    if (v->type->dtype != DT_UNDEF) return v->type->dtype;
+/* The value v's tensor object came from: through in-place results and ops that return their
+ * input, as far as that is known. */
+static const Value *object_source(const Value *v, bool (*known)(const Value *)) {
+  for (int guard = 0; guard < 100000 && fz_is_tensor(v) && !known(v); guard++) {
     if (!v->def || v->index != 0) break;
     if (fz_is_write(v->def)) v = v->def->inputs[fz_op_of(v->def)->effect_arg];
-    else if (cast_returns_self(v->def) == 1) v = v->def->inputs[0];
+    else if (returns_self(v->def) == 1) v = v->def->inputs[0];
     else break;
   }
-  return DT_UNDEF;
+  return v;
+}
+
+static bool dtype_known(const Value *v) { return v->type->dtype != DT_UNDEF; }
+static bool rank_known(const Value *v) { return v->type->ndim >= 0; }
+
+static DType object_dtype(const Value *v) {
+  v = object_source(v, dtype_known);
+  return fz_is_tensor(v) ? v->type->dtype : DT_UNDEF;
+}
+
+static int object_rank(const Value *v) {
+  v = object_source(v, rank_known);
+  return fz_is_tensor(v) ? v->type->ndim : -1;
+}
+
+/* PyTorch's is_contiguous for a type with every extent and stride known: 1, 0, or -1. */
+static int type_contiguous(const Type *t) {
+  if (t->ndim < 0 || !t->has_strides) return -1;
+  for (int k = 0; k < t->ndim; k++)
+    if (t->shape[k] < 0) return -1;
+    else if (t->shape[k] == 0) return 1;
+  int64_t want = 1;
+  for (int k = t->ndim - 1; k >= 0; k--) {
+    if (t->shape[k] != 1 && t->strides[k] != want) return 0;
+    want *= t->shape[k];
+  }
+  return 1;
+}
+
+static bool contiguity_known(const Value *v) {
+  return (v->param_of && v->param_of->graph->top == v->param_of) || type_contiguous(v->type) >= 0;
+}
+
+static int object_contiguous(const Value *v) {
+  v = object_source(v, contiguity_known);
+  if (!fz_is_tensor(v) || !contiguity_known(v)) return -1;
+  if (v->param_of && v->param_of->graph->top == v->param_of) return 1; /* bound contiguous row-major */
+  return type_contiguous(v->type);
 }
 
 /* Whether any name of the tensor object root (root itself, or a value before `at` in b that is
@@ -733,12 +800,12 @@ static bool object_used_after(Block *b, Value *root, const Node *at) {
   return false;
 }
 
-/* The tensor object value r is, through the results of in-place ops (x.relu_() is x) and casts
- * that return their input (x.to(x.dtype) is x). */
+/* The tensor object value r is, through the results of in-place ops (x.relu_() is x) and ops
+ * that return their input (x.to(x.dtype) is x, returns_self). */
 static Value *object_root(Value *r) {
   for (int guard = 0; guard < 100000 && r->def && r->index == 0; guard++) {
     if (fz_is_write(r->def)) r = r->def->inputs[fz_op_of(r->def)->effect_arg];
-    else if (cast_returns_self(r->def) == 1) r = r->def->inputs[0];
+    else if (returns_self(r->def) == 1) r = r->def->inputs[0];
     else break;
   }
   return r;
@@ -765,16 +832,19 @@ static int inplace_views_in(Graph *g, PassCtx *c, Block *b) {
     if (root != self) ir_replace_uses(g, root, n->outputs[0], n);
     for (Node *m = b->first; m != n; m = m->next) {
       if (m->noutputs == 0) continue;
-      int same = cast_returns_self(m);
+      int same = returns_self(m);
       if (m->outputs[0] != self && (fz_is_write(m) || same == 1) && object_root(m->outputs[0]) == root) {
         ir_replace_uses(g, m->outputs[0], n->outputs[0], n);
       } else if (same < 0 && ((object_root(m->inputs[0]) == root && fz_used_after(m->outputs[0], n)) ||
                               (object_root(m->outputs[0]) == root &&
                                object_used_after(b, object_root(m->inputs[0]), n)))) {
-        diag_error(c->diag, n->loc, "in-place view op '%s' changes the shape of %%%s, and the cast to %%%s (line %d) "
-                   "may have returned its input (a cast to the dtype a tensor has returns the tensor itself) but its "
-                   "dtypes are not known here; not supported (use the out-of-place '%.*s')", n->kind, self->name,
-                   m->outputs[0]->name, m->loc.line, (int)strlen(n->kind) - 1, n->kind);
+        diag_error(c->diag, n->loc, "in-place view op '%s' changes the shape of %%%s, and the %s to %%%s (line %d) "
+                   "may have returned its input (%s) but that is not known here; not supported (use the "
+                   "out-of-place '%.*s')", n->kind, self->name, m->kind, m->outputs[0]->name, m->loc.line,
+                   ir_node_is(m, "aten::contiguous") ? "contiguous() of a contiguous tensor returns the tensor itself"
+                   : ir_node_is(m, "aten::flatten") ? "flatten() of one dimension returns the tensor itself"
+                   : "a cast to the dtype a tensor has returns the tensor itself",
+                   (int)strlen(n->kind) - 1, n->kind);
         errs++;
       }
     }

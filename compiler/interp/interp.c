@@ -48,8 +48,8 @@ typedef struct Interp {
   Diag *d;
   Arena *ar;   /* storage, lists: freed at the end of the run */
   RVal *env;   /* by value id */
-  const Value **same; /* by value id: the value whose tensor object it is (a cast that returned
-                       * its input, decided at run time), or NULL */
+  const Value **same; /* by value id: the value whose tensor object it is (an op that returned
+                       * its input, decided at run time: returns_self), or NULL */
   int64_t steps;
   int errs;
 } Interp;
@@ -247,6 +247,27 @@ static int rval_of_out(Interp *in, const Node *n, const mck_arg *a, RVal *v) {
   }
 }
 
+/* Whether node n returned its input tensor itself in this run, as PyTorch does for a cast to the
+ * dtype the tensor has (no copy=True, no memory format), contiguous() of a tensor contiguous
+ * already, and flatten() whose start and end name one dimension of a tensor of rank >= 1 (the
+ * compile-time twin is returns_self in passes/functionalize.c). */
+static bool returns_self(const Node *n, const mck_arg *ia, int nin, const mck_arg *oa, int nout) {
+  if (nout != 1 || nin < 1 || ia[0].kind != MCK_TENSOR || oa[0].kind != MCK_TENSOR) return false;
+  const mck_tensor *x = ia[0].u.t;
+  if (oa[0].u.t->dtype != x->dtype) return false;
+  if (ir_node_is(n, "aten::type_as")) return nin == 2;
+  if (ir_node_is(n, "aten::to"))
+    return nin < 5 || ((ia[nin - 2].kind == MCK_BOOL_ARG || ia[nin - 2].kind == MCK_INT) && ia[nin - 2].u.i == 0 &&
+                       ia[nin - 1].kind == MCK_NONE);
+  if (ir_node_is(n, "aten::contiguous")) {
+    if (nin >= 2 && ia[1].kind != MCK_NONE && !(ia[1].kind == MCK_INT && ia[1].u.i == 0)) return false;
+    return mck_numel(x) == 0 || mck_is_contiguous(x);
+  }
+  if (ir_node_is(n, "aten::flatten") && nin == 3 && ia[1].kind == MCK_INT && ia[2].kind == MCK_INT && x->ndim >= 1)
+    return mck_wrap_dim(ia[1].u.i, x->ndim) == mck_wrap_dim(ia[2].u.i, x->ndim) && mck_wrap_dim(ia[1].u.i, x->ndim) >= 0;
+  return false;
+}
+
 static int run_kernel(Interp *in, const Node *n, const OpDef *op) {
   Arena *sc = arena_new();
   int nin = n->ninputs, nout = n->noutputs, rc = 0;
@@ -277,13 +298,7 @@ static int run_kernel(Interp *in, const Node *n, const OpDef *op) {
   ctx.meta = 0;
   if (rc == 0 && op->kernel(&ctx, oa, nout, ia, nin) != 0) rc = fail(in, n, "%s", ctx.err[0] ? ctx.err : "kernel failed");
   if (writes) *oa[0].u.t = *ia[op->effect_arg].u.t;
-  /* a cast to the dtype the tensor has (no copy=True, no memory format) returns the tensor */
-  if (rc == 0 && nout == 1 && nin >= 1 && ia[0].kind == MCK_TENSOR && oa[0].kind == MCK_TENSOR &&
-      oa[0].u.t->dtype == ia[0].u.t->dtype &&
-      ((ir_node_is(n, "aten::type_as") && nin == 2) ||
-       (ir_node_is(n, "aten::to") && (nin < 5 || ((ia[nin - 2].kind == MCK_BOOL_ARG || ia[nin - 2].kind == MCK_INT) &&
-                                                  ia[nin - 2].u.i == 0 && ia[nin - 1].kind == MCK_NONE)))))
-  {
+  if (rc == 0 && returns_self(n, ia, nin, oa, nout)) {
     *oa[0].u.t = *ia[0].u.t;
     in->same[n->outputs[0]->id] = n->inputs[0];
   }
@@ -384,8 +399,8 @@ static const Value *write_target(const Value *r) {
   return op && op->effect == EFF_WRITE && op->effect_arg < r->def->ninputs ? r->def->inputs[op->effect_arg] : NULL;
 }
 
-/* The value whose tensor object r is: an in-place op's target (x.relu_() is x) or the input of a
- * cast of this run that returned it (x.to(x.dtype) is x); NULL when r is its own. */
+/* The value whose tensor object r is: an in-place op's target (x.relu_() is x) or the input of an
+ * op of this run that returned it (x.to(x.dtype) is x, returns_self); NULL when r is its own. */
 static const Value *obj_next(const Interp *in, const Value *r) {
   const Value *w = write_target(r);
   return w ? w : in->same[r->id];

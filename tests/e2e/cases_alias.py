@@ -371,6 +371,48 @@ class CastAliasTransposeInplace(nn.Module):
         return y, v.sum(0), x[1]
 
 
+class ContiguousAliasInplaceView(nn.Module):
+    """x.contiguous() of a contiguous x is x itself: in-place view ops through it change x's shape
+    too (found by tests/gen). The last ones give x its shape back for the final-input comparison."""
+
+    def forward(self, x):
+        v = x.contiguous()
+        v.unsqueeze_(1)
+        y = x * 2.0
+        v.transpose_(0, 2)
+        z = x + 1.0
+        v.transpose_(0, 2)
+        v.squeeze_(1)
+        return y, z, v.sum(0)
+
+
+class ContiguousCopyInplaceView(nn.Module):
+    """contiguous() of a transposed view is a copy, a tensor of its own: x keeps its shape."""
+
+    def forward(self, x):
+        v = x.t().contiguous()
+        v.unsqueeze_(0)
+        return v * 2.0, x + 1.0
+
+
+class FlattenOneDimInplaceView(nn.Module):
+    """flatten(1, 1), and flatten() of a 1-d tensor, return the tensor itself (found by tests/gen);
+    flatten() of a 2-d tensor is a view, another tensor object."""
+
+    def forward(self, x, w, g):
+        v = x.flatten(1, 1)
+        v.unsqueeze_(1)
+        y = x.sum(2)
+        u = w.flatten()
+        w.unsqueeze_(0)
+        r = u * 2.0
+        w.squeeze_(0)
+        v.squeeze_(1)
+        f = g.flatten()
+        f.unsqueeze_(0)
+        return y, r, f * 1.0, g + 0.0
+
+
 class TransposeWriteReturnBase(nn.Module):
     """Outputs are compact row-major: x written through a transposed view, x returned."""
 
@@ -429,6 +471,9 @@ _SPECS = [
     ("t_inplace", TInplace, randn((2, 3)), (_S, _T)),
     ("input_transpose_inplace", InputTransposeInplace, randn((2, 3)), (_S, _T)),
     ("cast_alias_transpose_inplace", CastAliasTransposeInplace, randn((2, 3)), (_S, _T)),
+    ("contiguous_alias_inplace_view", ContiguousAliasInplaceView, randn((2, 3)), (_S, _T)),
+    ("contiguous_copy_inplace_view", ContiguousCopyInplaceView, randn((2, 3)), (_S, _T)),
+    ("flatten_one_dim_inplace_view", FlattenOneDimInplaceView, randn((2, 3), (4,), (2, 2)), (_S, _T)),
     ("transpose_write_return_base", TransposeWriteReturnBase, randn((3, 4)), (_S, _T)),
     ("return_transposed_view", ReturnTransposedView, randn((3, 4)), (_S, _T)),
 ]

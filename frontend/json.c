@@ -55,6 +55,47 @@ typedef struct JsonCtx {
   const char *wpath;
 } JsonCtx;
 
+/* ---- bounded trees ------------------------------------------------------------------------- */
+/* cJSON allocates through these hooks (installed for the process on the first document), which
+ * keep what its trees hold alive under JSON_MAX_TREE_BYTES: a parse that would pass it fails at
+ * that value, and json_over says why. Without it a 120 MB array of zeros became 8 GB of tree.
+ * The documents mc reads hold their bulk in the weights file and in "nodes", which is read one
+ * node at a time from 1 MiB on (json_nodes_streamed), so the bound is per node there. */
+#define JSON_MAX_TREE_BYTES ((size_t)256 << 20)
+typedef union JsonBlock {
+  size_t n;
+  max_align_t align;
+} JsonBlock;
+static size_t json_live; /* bytes the hooks have handed out and not taken back */
+static bool json_over;   /* a request was refused since json_over was last cleared */
+
+static void *json_malloc(size_t n) {
+  if (n > JSON_MAX_TREE_BYTES - json_live) {
+    json_over = true;
+    return NULL;
+  }
+  JsonBlock *b = malloc(sizeof *b + n);
+  if (!b) return NULL;
+  b->n = n;
+  json_live += n;
+  return b + 1;
+}
+
+static void json_free(void *q) {
+  if (!q) return;
+  JsonBlock *b = (JsonBlock *)q - 1;
+  json_live -= b->n;
+  free(b);
+}
+
+static void json_hooks(void) {
+  static bool done;
+  if (done) return;
+  cJSON_Hooks h = {json_malloc, json_free};
+  cJSON_InitHooks(&h);
+  done = true;
+}
+
 /* ---- item locations ------------------------------------------------------------------------ */
 static size_t json_loc_hash(const cJSON *p, size_t cap) {
   uintptr_t x = (uintptr_t)p;
@@ -1043,10 +1084,15 @@ static bool json_nodes_streamed(JsonCtx *c, Block *b, const cJSON *arr) {
     if (p < e && *p == ',') p = json_skip_ws(p + 1, e);
     if (p >= e) break;
     const char *end = NULL;
+    json_over = false;
     cJSON *it = cJSON_ParseWithLengthOpts(p, (size_t)(e - p), &end, 0);
-    if (!it || !end || end <= p) { /* cannot happen: the text was checked */
+    if (!it || !end || end <= p) { /* the text was checked: only the bound can stop it */
       cJSON_Delete(it);
-      diag_error(c->d, json_offset_loc(c, (size_t)(p - c->text)), "invalid JSON: cannot read this node");
+      if (json_over)
+        diag_error(c->d, json_offset_loc(c, (size_t)(p - c->text)), "this node holds more than %zu MiB of JSON "
+                   "values (mc's limit; put large tensors in the weights file)", JSON_MAX_TREE_BYTES >> 20);
+      else
+        diag_error(c->d, json_offset_loc(c, (size_t)(p - c->text)), "invalid JSON: cannot read this node");
       ok = false;
       break;
     }
@@ -1099,6 +1145,8 @@ static bool json_build(JsonCtx *c, const cJSON *root) {
   if (!g || !json_want(c, g, cJSON_IsObject(g), "an object")) return false;
   const cJSON *ins = json_member(c, g, "inputs", true);
   if (!ins || !json_want(c, ins, cJSON_IsArray(ins), "an array of inputs")) return false;
+  if (cJSON_GetArraySize(ins) > IR_MAX_GRAPH_IO)
+    return json_err(c, ins, "the graph has more than %d inputs (mc's limit)", IR_MAX_GRAPH_IO);
   for (const cJSON *e = ins->child; e; e = e->next)
     if (!json_graph_input(c, e)) return false;
   Block *top = c->g->top;
@@ -1107,6 +1155,8 @@ static bool json_build(JsonCtx *c, const cJSON *root) {
   if (!nodes || !(c->nodes_rb ? json_nodes_streamed(c, top, nodes) : json_nodes(c, top, nodes))) return false;
   const cJSON *outs = json_member(c, g, "outputs", true);
   if (!outs || !json_want(c, outs, cJSON_IsArray(outs), "an array of value names")) return false;
+  if (cJSON_GetArraySize(outs) > IR_MAX_GRAPH_IO)
+    return json_err(c, outs, "the graph has more than %d outputs (mc's limit)", IR_MAX_GRAPH_IO);
   for (const cJSON *e = outs->child; e; e = e->next) {
     Value *val = json_use(c, top, e);
     if (!val) return false;
@@ -1398,6 +1448,7 @@ static cJSON *json_stream_root(JsonCtx *c, size_t start) {
 static Graph *json_parse_owned(Graph *g, const char *text, size_t len, Diag *d,
                                const char ***deps_out, int *ndeps_out) {
   JsonCtx c = {.d = d, .g = g, .a = g->arena, .path = g->path, .text = text, .len = len};
+  json_hooks();
   SrcFile *sf = arena_alloc(c.a, sizeof *sf);
   *sf = (SrcFile){g->path, text, len};
   diag_add_file(d, sf);
@@ -1415,6 +1466,7 @@ static Graph *json_parse_owned(Graph *g, const char *text, size_t len, Diag *d,
     free(c.locs);
     c.locs = NULL;
     c.locs_ok = false;
+    json_over = false;
     root = cJSON_ParseWithLengthOpts(text + start, len - start + 1, &end, 1);
   }
   if (c.nodes_rb) {
@@ -1426,7 +1478,10 @@ static Graph *json_parse_owned(Graph *g, const char *text, size_t len, Diag *d,
     size_t off = end && end >= text ? (size_t)(end - text) : len;
     if (off > len) off = len;
     SrcLoc loc = json_offset_loc(&c, off);
-    if (off >= len)
+    if (json_over)
+      diag_error(d, loc, "the JSON document holds more than %zu MiB of values outside \"nodes\" (mc's limit; put "
+                 "large tensors in the weights file)", JSON_MAX_TREE_BYTES >> 20);
+    else if (off >= len)
       diag_error(d, loc, "invalid JSON: unexpected end of file (truncated?)");
     else if (text[off] == '\0')
       diag_error(d, loc, "invalid JSON: NUL byte");

@@ -631,6 +631,8 @@ static void ts_graph(TsParser *P) {
   if (!ts_is_punct(P, ')')) {
     for (;;) {
       if (P->tok.kind != TS_VALUE) ts_expected(P, "a graph input like '%x'");
+      if (g->top->nparams >= IR_MAX_GRAPH_IO)
+        ts_fail(P, ts_tok_loc(P, &P->tok), "the graph has more than %d inputs (mc's limit)", IR_MAX_GRAPH_IO);
       TsTok nt = P->tok;
       ts_advance(P);
       ts_expect(P, ':');
@@ -661,9 +663,11 @@ static void ts_graph(TsParser *P) {
   ts_expect(P, ':');
   ts_nodes(P, g->top);
   if (!ts_is_ident(P, "return")) ts_expected(P, "a node or 'return'");
+  SrcLoc rloc = ts_tok_loc(P, &P->tok);
   ts_advance(P);
   int n;
   Value **rets = ts_uses(P, &n);
+  if (n > IR_MAX_GRAPH_IO) ts_fail(P, rloc, "the graph has more than %d outputs (mc's limit)", IR_MAX_GRAPH_IO);
   for (int i = 0; i < n; i++) ir_block_add_ret(g->top, rets[i]);
   if (P->tok.kind != TS_EOF) ts_expected(P, "the end of the graph");
   g->has_self = g->top->nparams > 0 && g->top->params[0]->type &&

@@ -12,6 +12,7 @@ sh tests/e2e/raise.sh
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/sweep/sweep.py --quick
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" sh tests/types/run.sh
 sh tests/errors/run.sh
+sh tests/errors/limits.sh
 # generated code under ASan+UBSan (it builds them with the sanitizers itself: not repeated there)
 [ -n "${SAN:-}" ] || sh tests/errors/ub.sh
 sh tests/hostile/run.sh

@@ -24,6 +24,9 @@
 #include <stdio.h>
 
 #define IR_MAX_DIMS 8 /* tensors of higher rank are rejected with a diagnostic */
+/* Graph inputs and graph outputs, each: more are refused by the frontends and the verifier
+ * (every one costs a binding in the generated C and the header; no model has this many). */
+#define IR_MAX_GRAPH_IO 65536
 
 /* ---- arena.c ------------------------------------------------------------------------- */
 typedef struct Arena Arena;

@@ -532,6 +532,9 @@ int ir_verify(const Graph *g, Diag *d, const char *when) {
     if (!v.byid) v.nbyid = 0; /* the hash table alone */
   }
   if (g->top->owner) vf_err(&v, g->loc, "the top block has an owner node");
+  if (g->top->nparams > IR_MAX_GRAPH_IO || g->top->nrets > IR_MAX_GRAPH_IO)
+    vf_model_err(&v, g->loc, "the graph has more than %d %s (mc's limit)", IR_MAX_GRAPH_IO,
+                 g->top->nparams > IR_MAX_GRAPH_IO ? "inputs" : "outputs");
   vf_block(&v, g->top, NULL, 0);
   for (int i = 0; i < g->top->nparams; i++) vf_input_strides(&v, g->top->params[i]);
   if (g->has_self && (g->top->nparams == 0 || !g->top->params[0]->type ||

@@ -87,7 +87,13 @@ typedef struct TsParser {
   IrDim pend[IR_MAX_DIMS]; /* Dim extents of the type being read (value set by ts_graph) */
   int npend;
   bool dims_ok; /* reading a graph input's type: Dim extents allowed */
+  size_t nivs;  /* constant values read so far (bounded by TS_MAX_CONST_VALUES) */
 } TsParser;
+
+/* Constant values (list elements included) of one graph, in all: each is a parsed value of about
+ * a hundred bytes, so a 40 MB list of ones would otherwise take 2.6 GB. Tensors' data is in the
+ * weights, never in the text, so real graphs hold a few thousand. */
+#define TS_MAX_CONST_VALUES ((size_t)1 << 22)
 
 typedef enum IvKind {
   IV_NONE, IV_INT, IV_FLOAT, IV_BOOL, IV_STR, IV_LIST, IV_TUPLE, IV_DICT, IV_TENSOR, IV_TENSORS

@@ -329,6 +329,8 @@ static IrTensor *ts_tensor_print(TsParser *P) {
 /* ---- constant values -------------------------------------------------------------------- */
 
 static Iv *ts_iv_new(TsParser *P, IvKind k, SrcLoc loc) {
+  if (++P->nivs > TS_MAX_CONST_VALUES)
+    ts_fail(P, loc, "the graph's constants hold more than %zu values in all (mc's limit)", TS_MAX_CONST_VALUES);
   Iv *v = arena_alloc(P->a, sizeof *v);
   v->k = k;
   v->loc = loc;

@@ -4,6 +4,8 @@
 # diagnostic, within CPU_LIMIT seconds (ulimit -t) and MEM_LIMIT KiB of address space (ulimit -v),
 # and leave no output file.
 #   - graph inputs / outputs over IR_MAX_GRAPH_IO (65536), in TorchScript text and JSON;
+#   - TorchScript constants over TS_MAX_CONST_VALUES (4,194,304): a 9 MB int list (a 40 MB one
+#     took 2.6 GB before);
 #   - JSON trees over JSON_MAX_TREE_BYTES (256 MiB): a 10 MB array of zeros outside "nodes" (it
 #     was an 8 GB tree at 120 MB), and one node with a 10 MB inline list (streamed documents).
 MC=${MC:-build/mc}
@@ -20,6 +22,9 @@ with open(d + "/ts_inputs.txt", "w") as f:
     f.write("graph(" + ",\n      ".join("%%x%d : %s" % (i, T) for i in range(N)) + "):\n  return (%x0)\n")
 with open(d + "/ts_outputs.txt", "w") as f:
     f.write("graph(%x : " + T + "):\n  return (" + ", ".join(["%x"] * N) + ")\n")
+with open(d + "/ts_big_list.txt", "w") as f:
+    f.write("graph(%x : " + T + "):\n  %l : int[] = prim::Constant[value=[" + ",".join(["1"] * 4200000) +
+            "]]()\n  return (%x)\n")
 X = {"name": "x", "type": "Tensor", "dtype": "float32", "shape": [2, 3]}
 def doc(inputs, nodes, outputs, **extra):
     top = {"format": "mc-graph", "version": 1}
@@ -57,6 +62,7 @@ check() { # FILE EXPECTED-TEXT
 }
 check ts_inputs.txt "the graph has more than 65536 inputs (mc's limit)"
 check ts_outputs.txt "the graph has more than 65536 outputs (mc's limit)"
+check ts_big_list.txt "the graph's constants hold more than 4194304 values in all (mc's limit)"
 check json_inputs.json "the graph has more than 65536 inputs (mc's limit)"
 check json_outputs.json "the graph has more than 65536 outputs (mc's limit)"
 check json_big_array.json "the JSON document holds more than 256 MiB of values outside \"nodes\""

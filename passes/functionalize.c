@@ -864,7 +864,137 @@ static int inplace_views_in(Graph *g, PassCtx *c, Block *b) {
  * the rest of the pipeline sees ordinary views. Uses through other values that are the same
  * tensor object (results of in-place ops on it taken before, or the tensor such a result came
  * from) are redirected too. */
-int functionalize_inplace_views(Graph *g, PassCtx *c) { return inplace_views_in(g, c, g->top); }
+int functionalize_inplace_views(Graph *g, PassCtx *c) {
+  /* a loop-carried tensor or If output that is one outer tensor on every path is that tensor
+   * object, so an in-place view op on it after the block changes the outer tensor's other names */
+  resolve_block_identities(g, g->top);
+  return inplace_views_in(g, c, g->top);
+}
+
+/* ---- layouts PyTorch may differ in ------------------------------------------------------------
+ * mc gives every computed tensor a contiguous buffer; PyTorch's elementwise results, reductions
+ * and clone() follow their inputs' layout (TensorIterator), so `y = x.t() * 2.0` has strides
+ * [1, 3] there. Whether reshape / flatten / contiguous of y returns a view or a copy then
+ * differs, and with it whether a later write through one of them reaches the other
+ * (`y.reshape(-1).add_(1.0)` leaves y as it is in PyTorch). PyTorch's layout of a tensor is known
+ * here when at most one of its extents exceeds 1, or it is a graph input or constant, a view or
+ * in-place result of a known tensor, the result of an op whose result is always contiguous, or
+ * computed from known contiguous tensors only. A maybe-view op on a tensor whose layout is not
+ * known, followed by a write to the memory of its input or of its result, is refused. */
+typedef struct LayScan {
+  unsigned char *known; /* by value id: PyTorch's strides for it are mc's */
+  const Value **root;   /* by value id: the tensor whose memory it is, through views and writes */
+  int *last_write;      /* by value id (of a root): order of the last write to it; 0: none */
+  const Node **unsure;  /* maybe-view ops on tensors whose layout is not known, and their order */
+  int *unsure_at;
+  int nunsure, capunsure, order;
+} LayScan;
+
+static bool lay_trivial(const Type *t) {
+  if (t->kind != TY_TENSOR || t->ndim < 0) return false;
+  int big = 0;
+  for (int k = 0; k < t->ndim; k++) {
+    if (t->shape[k] == 0) return true;
+    if (t->shape[k] < 0) return false;
+    big += t->shape[k] > 1;
+  }
+  return big <= 1;
+}
+
+/* Ops whose result PyTorch always makes contiguous, whatever the layout of their inputs. */
+static bool lay_always_contiguous(const Node *n) {
+  static const char *const kinds[] = {"aten::matmul", "aten::mm", "aten::bmm", "aten::addmm", "aten::linear",
+                                      "aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::_convolution",
+                                      "aten::cat", "aten::stack", "aten::embedding", NULL};
+  for (int i = 0; kinds[i]; i++)
+    if (ir_node_is(n, kinds[i])) return true;
+  return false;
+}
+
+static void lay_set(LayScan *S, const Value *v, bool known, const Value *root) {
+  S->known[v->id] = known || lay_trivial(v->type);
+  S->root[v->id] = root ? root : v;
+}
+
+static const Value *lay_root(const LayScan *S, const Value *v) { return S->root[v->id] ? S->root[v->id] : v; }
+
+static void lay_block(LayScan *S, const Block *b, bool top) {
+  for (int i = 0; i < b->nparams; i++) lay_set(S, b->params[i], top, NULL);
+  for (const Node *n = b->first; n; n = n->next) {
+    int at = ++S->order;
+    for (int k = 0; k < n->nblocks; k++) lay_block(S, n->blocks[k], false);
+    const OpDef *op = fz_op_of(n);
+    if (n->nblocks || !op) {
+      for (int i = 0; i < n->noutputs; i++) lay_set(S, n->outputs[i], false, NULL);
+    } else if (fz_is_write(n) && op->effect_arg < n->ninputs && fz_is_tensor(n->inputs[op->effect_arg])) {
+      const Value *t = n->inputs[op->effect_arg], *r = lay_root(S, t);
+      S->last_write[r->id] = at;
+      for (int i = 0; i < n->noutputs; i++)
+        lay_set(S, n->outputs[i], i == 0 && S->known[t->id], i == 0 ? r : NULL);
+    } else if ((op->flags & OPF_MAYBE_VIEW) && op->effect_arg < n->ninputs && fz_is_tensor(n->inputs[op->effect_arg]) &&
+               n->noutputs >= 1) {
+      const Value *x = n->inputs[op->effect_arg];
+      bool kx = S->known[x->id];
+      if (!kx) {
+        if (S->nunsure == S->capunsure) {
+          S->capunsure = S->capunsure ? 2 * S->capunsure : 16;
+          S->unsure = realloc(S->unsure, sizeof *S->unsure * (size_t)S->capunsure);
+          S->unsure_at = realloc(S->unsure_at, sizeof *S->unsure_at * (size_t)S->capunsure);
+          if (!S->unsure || !S->unsure_at) abort();
+        }
+        S->unsure[S->nunsure] = n;
+        S->unsure_at[S->nunsure++] = at;
+      }
+      bool view = fz_is_view(n);
+      lay_set(S, n->outputs[0], kx, view ? lay_root(S, x) : NULL);
+      for (int i = 1; i < n->noutputs; i++) lay_set(S, n->outputs[i], false, NULL);
+    } else if (fz_is_view(n) && fz_is_tensor(n->inputs[op->effect_arg])) {
+      const Value *x = n->inputs[op->effect_arg];
+      for (int i = 0; i < n->noutputs; i++) lay_set(S, n->outputs[i], S->known[x->id], lay_root(S, x));
+    } else {
+      bool known = lay_always_contiguous(n);
+      if (!known) {
+        known = true;
+        for (int i = 0; i < n->ninputs && known; i++) {
+          const Value *x = n->inputs[i];
+          if (!x->type) continue;
+          if (x->type->kind == TY_LIST || x->type->kind == TY_TUPLE) known = false;
+          else if (x->type->kind == TY_TENSOR)
+            known = lay_trivial(x->type) || (S->known[x->id] && type_contiguous(x->type) == 1);
+        }
+      }
+      for (int i = 0; i < n->noutputs; i++) lay_set(S, n->outputs[i], known, NULL);
+    }
+  }
+}
+
+/* The refusals described above; returns how many. */
+static int check_layouts(Fz *F) {
+  size_t nv = (size_t)F->g->next_value_id + 1;
+  LayScan S = {calloc(nv, 1), calloc(nv, sizeof(Value *)), calloc(nv, sizeof(int)), NULL, NULL, 0, 0, 0};
+  if (!S.known || !S.root || !S.last_write) abort();
+  lay_block(&S, F->g->top, true);
+  int errs = 0;
+  for (int i = 0; i < S.nunsure && errs < 4; i++) {
+    const Node *n = S.unsure[i];
+    const Value *x = n->inputs[fz_op_of(n)->effect_arg];
+    const Value *rx = lay_root(&S, x), *ro = lay_root(&S, n->outputs[0]);
+    if (S.last_write[rx->id] <= S.unsure_at[i] && S.last_write[ro->id] <= S.unsure_at[i]) continue;
+    if (ir_count_uses(F->g, n->outputs[0]) == 0) continue; /* an unread result: no one sees the difference */
+    diag_error(F->c->diag, n->loc, "'%s' of %%%s, whose memory is written later: whether PyTorch returns a view "
+               "or a copy here depends on %%%s's strides, which follow the layout of the tensors it was computed "
+               "from (e.g. a transposed input), and mc does not know them; not supported (compute it from "
+               "contiguous tensors, or .clone() it before writing)", n->kind, x->name, x->name);
+    if (n->py_loc) diag_note(F->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+    errs++;
+  }
+  free(S.known);
+  free(S.root);
+  free(S.last_write);
+  free(S.unsure);
+  free(S.unsure_at);
+  return errs;
+}
 
 /* ---- the pass ---------------------------------------------------------------------------- */
 static void fz_node(Fz *F, Node *n) {
@@ -914,6 +1044,10 @@ int functionalize_run(Graph *g, PassCtx *c) {
     return 1;
   }
   mark_maybe_views(&F, top);
+  if ((F.errs = check_layouts(&F)) != 0) {
+    arena_free(F.ar);
+    return F.errs;
+  }
   for (int i = 0; i < top->nparams; i++)
     if (fz_is_tensor(top->params[i])) fz_member_of(&F, top->params[i]);
   for (Node *n = top->first, *next; n && F.errs == 0; n = next) {

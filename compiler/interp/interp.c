@@ -349,6 +349,23 @@ static bool same_object(const RVal *a, const RVal *b) {
 }
 
 static int run_block(Interp *in, Block *b);
+static const Value *obj_root(const Interp *in, const Value *r);
+
+/* Whether value v is defined inside one of node n's blocks (at any depth). */
+static bool defined_inside(const Value *v, const Node *n) {
+  for (const Block *b = v->def ? v->def->owner : v->param_of; b && b->owner; b = b->owner->owner)
+    if (b->owner == n) return true;
+  return false;
+}
+
+/* The tensor object a block returns as r, when it is one from outside node n (else NULL): the
+ * outputs of an If or a Loop that return an outer tensor itself (`x = x.add_(1)` in a loop) are
+ * that tensor object, as in PyTorch. */
+static const Value *outer_object(const Interp *in, const Value *r, const Node *n) {
+  if (in->env[r->id].kind != RV_TENSOR) return NULL;
+  const Value *o = obj_root(in, r);
+  return defined_inside(o, n) ? NULL : o;
+}
 
 static int run_loop(Interp *in, Node *n) {
   Block *body = n->blocks[0];
@@ -361,18 +378,32 @@ static int run_loop(Interp *in, Node *n) {
     return fail(in, n, "malformed prim::Loop: %d carried values, body has %d parameters and %d returns", ncarried,
                 body->nparams, body->nrets);
   RVal *cur = malloc(sizeof(RVal) * (size_t)(ncarried + 1));
-  if (!cur) abort();
-  for (int i = 0; i < ncarried; i++) cur[i] = env[n->inputs[i + 2]->id];
+  const Value **obj = malloc(sizeof *obj * (size_t)(ncarried + 1)); /* carried tensor objects from outside */
+  if (!cur || !obj) abort();
+  for (int i = 0; i < ncarried; i++) {
+    cur[i] = env[n->inputs[i + 2]->id];
+    obj[i] = cur[i].kind == RV_TENSOR ? obj_root(in, n->inputs[i + 2]) : NULL;
+  }
   int rc = 0;
   for (int64_t trip = 0; trip < max_trip && cond; trip++) {
     env[body->params[0]->id] = scalar_int(trip);
-    for (int i = 0; i < ncarried; i++) env[body->params[i + 1]->id] = cur[i];
+    for (int i = 0; i < ncarried; i++) {
+      env[body->params[i + 1]->id] = cur[i];
+      in->same[body->params[i + 1]->id] = obj[i];
+    }
     if ((rc = run_block(in, body)) != 0) break;
     cond = truthy(&env[body->rets[0]->id]);
-    for (int i = 0; i < ncarried; i++) cur[i] = env[body->rets[i + 1]->id];
+    for (int i = 0; i < ncarried; i++) {
+      cur[i] = env[body->rets[i + 1]->id];
+      obj[i] = outer_object(in, body->rets[i + 1], n);
+    }
   }
-  for (int i = 0; i < ncarried && rc == 0; i++) env[n->outputs[i]->id] = cur[i];
+  for (int i = 0; i < ncarried && rc == 0; i++) {
+    env[n->outputs[i]->id] = cur[i];
+    in->same[n->outputs[i]->id] = obj[i];
+  }
   free(cur);
+  free(obj);
   return rc;
 }
 
@@ -503,7 +534,8 @@ static int run_node(Interp *in, Node *n) {
       /* and so do its other names before n: v = x.relu_() is x */
       const Value *root = obj_root(in, n->inputs[0]);
       for (const Node *m = n->owner->first; m && m != n; m = m->next)
-        if (m->noutputs > 0 && obj_root(in, m->outputs[0]) == root) env[m->outputs[0]->id] = env[n->outputs[0]->id];
+        for (int o = 0; o < (m->nblocks ? m->noutputs : m->noutputs > 0); o++) /* block outputs: each */
+          if (obj_root(in, m->outputs[o]) == root) env[m->outputs[o]->id] = env[n->outputs[0]->id];
       for (const Value *v = n->inputs[0]; v; v = obj_next(in, v)) env[v->id] = env[n->outputs[0]->id];
     }
     return rc;
@@ -546,7 +578,10 @@ static int run_node(Interp *in, Node *n) {
     Block *b = n->blocks[truthy(i0) ? 0 : 1];
     if (run_block(in, b)) return -1;
     if (b->nrets != n->noutputs) return fail(in, n, "malformed prim::If: %d outputs, block returns %d", n->noutputs, b->nrets);
-    for (int i = 0; i < n->noutputs; i++) env[n->outputs[i]->id] = env[b->rets[i]->id];
+    for (int i = 0; i < n->noutputs; i++) {
+      env[n->outputs[i]->id] = env[b->rets[i]->id];
+      in->same[n->outputs[i]->id] = outer_object(in, b->rets[i], n);
+    }
   } else if (!strcmp(k, "prim::Loop")) {
     return run_loop(in, n);
   } else if (!strcmp(k, "prim::Print") || !strcmp(k, "aten::warn")) {

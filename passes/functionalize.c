@@ -771,12 +771,7 @@ static int type_contiguous(const Type *t) {
   for (int k = 0; k < t->ndim; k++)
     if (t->shape[k] < 0) return -1;
     else if (t->shape[k] == 0) return 1;
-  int64_t want = 1;
-  for (int k = t->ndim - 1; k >= 0; k--) {
-    if (t->shape[k] != 1 && t->strides[k] != want) return 0;
-    want *= t->shape[k];
-  }
-  return 1;
+  return fz_compact(t);
 }
 
 static bool contiguity_known(const Value *v) {

@@ -413,6 +413,34 @@ class FlattenOneDimInplaceView(nn.Module):
         return y, r, f * 1.0, g + 0.0
 
 
+class LoopCarriedInplaceView(nn.Module):
+    """A loop that returns the input written in place (`x = x.add_(a)`) gives back the input
+    tensor object: an in-place view op on the loop's result transposes the input's other names
+    too (found by tests/gen). The second transpose_ gives x its shape back."""
+
+    def forward(self, x):
+        a = x
+        for i in range(2):
+            x = x.add_(a)
+        x.transpose_(0, 1)
+        y = a.sum(0)
+        x.transpose_(0, 1)
+        return y
+
+
+class IfOutputInplaceView(nn.Module):
+    """The same through a prim::If that returns the written input on its branch."""
+
+    def forward(self, x):
+        v = x.flatten(1, 1)
+        if bool(v.sum() > 0):
+            x = x.sub_(1.0)
+        v.t_()
+        y = x * 1.0
+        v.t_()
+        return y
+
+
 class TransposeWriteReturnBase(nn.Module):
     """Outputs are compact row-major: x written through a transposed view, x returned."""
 
@@ -474,6 +502,8 @@ _SPECS = [
     ("contiguous_alias_inplace_view", ContiguousAliasInplaceView, randn((2, 3)), (_S, _T)),
     ("contiguous_copy_inplace_view", ContiguousCopyInplaceView, randn((2, 3)), (_S, _T)),
     ("flatten_one_dim_inplace_view", FlattenOneDimInplaceView, randn((2, 3), (4,), (2, 2)), (_S, _T)),
+    ("loop_carried_inplace_view", LoopCarriedInplaceView, randn((3, 4)), (_S,)),
+    ("if_output_inplace_view", IfOutputInplaceView, randn((3, 4)), (_S,)),
     ("transpose_write_return_base", TransposeWriteReturnBase, randn((3, 4)), (_S, _T)),
     ("return_transposed_view", ReturnTransposedView, randn((3, 4)), (_S, _T)),
 ]

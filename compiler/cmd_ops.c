@@ -64,6 +64,9 @@ static const struct {
 } flag_names[] = {
     {OPF_STRUCTURAL, "structural"}, {OPF_SCALAR, "scalar"},         {OPF_MAYBE_VIEW, "maybe_view"},
     {OPF_NONDET, "nondet"},         {OPF_ALLOC_LIKE, "alloc_like"}, {OPF_SHAPE_ONLY, "shape_only"},
+    {OPF_COMPLEX_OUT, "complex_out"}, {OPF_COMPLEX_ASKED, "complex_asked"}, {OPF_COMPLEX_IN, "complex_in"},
+    {OPF_CONTIGUOUS_OUT, "contiguous_out"}, {OPF_CONTIGUOUS_LOW_RANK, "contiguous_low_rank"},
+    {OPF_SELF_CAST, "self_cast"}, {OPF_SELF_CONTIGUOUS, "self_contiguous"}, {OPF_SELF_ONE_DIM, "self_one_dim"},
 };
 enum { NFLAGS = sizeof flag_names / sizeof flag_names[0] };
 
@@ -148,10 +151,14 @@ static void put_markdown(FILE *f, Target t) {
         "analysis, functionalize and DCE rely on (pure, a view of an input, a write to an input, an\n"
         "effect outside the graph, control flow), followed by the row's flags (scalar: scalars only;\n"
         "maybe_view: a view when strides allow, else a copy; nondet: random; alloc_like: makes a\n"
-        "tensor from scalars; shape_only: depends only on input shapes). *C* is the kernel pasted\n"
-        "into model.c, or *structural* for ops the passes and the emitter handle. *CUDA* is\n"
-        "*device kernel* where the CUDA emitter has one, else *host fallback* (the C kernel runs\n"
-        "on the host).\n"
+        "tensor from scalars; shape_only: depends only on input shapes; complex_out, complex_asked,\n"
+        "complex_in: complex results and inputs as real pairs; contiguous_out: the result is\n"
+        "contiguous whatever the inputs' layout; contiguous_low_rank: contiguous when the inputs of\n"
+        "rank >= 3 are; self_cast, self_contiguous, self_one_dim: returns the input tensor itself\n"
+        "when the cast keeps its dtype, it is contiguous already, or one dimension is flattened).\n"
+        "*C* is the kernel pasted into model.c, or *structural* for ops the passes and the emitter\n"
+        "handle. *CUDA* is *device kernel* where the CUDA emitter has one, else *host fallback* (the\n"
+        "C kernel runs on the host).\n"
         "\n",
         f);
   fprintf(f, "%d ops: %d with a kernel, %d structural.\n\n", ops_count(), nkernel, nstruct);

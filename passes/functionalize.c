@@ -638,14 +638,15 @@ static int resolve_block_identities(Graph *g, Block *b) {
 }
 
 /* ---- casts that return their input --------------------------------------------------------- */
-/* aten::to / aten::type_as to the dtype the tensor has, without copy=True or a memory format:
- * PyTorch returns the tensor itself, so a later write through either is seen by both. */
+/* A cast (an OPF_SELF_CAST row: aten::to, aten::type_as) to the dtype the tensor has, without
+ * copy=True or a memory format: PyTorch returns the tensor itself, so a later write through
+ * either is seen by both. */
 static bool cast_is_alias(const Node *n) {
-  if (n->noutputs != 1 || n->ninputs < 1 || !fz_is_tensor(n->inputs[0]) || !fz_is_tensor(n->outputs[0])) return false;
+  const OpDef *op = fz_op_of(n);
+  if (!op || !(op->flags & OPF_SELF_CAST)) return false;
+  if (n->noutputs != 1 || n->ninputs < 2 || !fz_is_tensor(n->inputs[0]) || !fz_is_tensor(n->outputs[0])) return false;
   const Type *a = n->inputs[0]->type, *b = n->outputs[0]->type;
   if (a->dtype == DT_UNDEF || a->dtype != b->dtype || a->ndim < 0 || !fz_same_shape(a, b)) return false;
-  if (ir_node_is(n, "aten::type_as")) return n->ninputs == 2;
-  if (!ir_node_is(n, "aten::to")) return false;
   if (n->ninputs >= 5) {
     int64_t copy;
     if (!ir_constant_int(n->inputs[n->ninputs - 2], &copy) || copy) return false;
@@ -692,20 +693,19 @@ static int object_rank(const Value *v);
 static int object_contiguous(const Value *v);
 
 /* Whether node m returns its input itself (the same tensor object, so an in-place view op on
- * either changes both), as PyTorch does for
- *   aten::to / aten::type_as to the dtype the tensor has, without copy=True or a memory format;
- *   aten::contiguous of a tensor that is contiguous in the asked format;
- *   aten::flatten with start_dim and end_dim naming one dimension of a tensor of rank >= 1:
+ * either changes both), by its row's OPF_SELF_* condition (ops.h):
  * 1 yes, 0 no (or not such an op), -1 not known yet (this runs before infer). */
 static int returns_self(const Node *m) {
+  const OpDef *op = fz_op_of(m);
+  if (!op || !(op->flags & OPF_SELF_ANY)) return 0;
   if (m->noutputs != 1 || m->ninputs < 1 || !fz_is_tensor(m->inputs[0])) return 0;
-  if (ir_node_is(m, "aten::contiguous")) {
+  if (op->flags & OPF_SELF_CONTIGUOUS) {
     int64_t format = 0; /* torch.contiguous_format */
     if (m->ninputs >= 2 && !ir_constant_is_none(m->inputs[1]) && !ir_constant_int(m->inputs[1], &format)) return -1;
     if (format != 0) return -1; /* channels_last (preserve_format PyTorch refuses): not tracked */
     return object_contiguous(m->inputs[0]);
   }
-  if (ir_node_is(m, "aten::flatten")) {
+  if (op->flags & OPF_SELF_ONE_DIM) {
     int64_t s0, e0;
     if (m->ninputs != 3 || !ir_constant_int(m->inputs[1], &s0) || !ir_constant_int(m->inputs[2], &e0)) return 0;
     int r = object_rank(m->inputs[0]);
@@ -719,23 +719,19 @@ static int returns_self(const Node *m) {
     if (e0 < 0) e0 += r;
     return s0 == e0;
   }
-  bool to = ir_node_is(m, "aten::to"), ta = ir_node_is(m, "aten::type_as");
-  if ((!to && !ta) || m->ninputs < 2) return 0;
+  /* OPF_SELF_CAST: input 1 is the dtype code or a tensor of the wanted dtype (to(other),
+   * type_as), else a device (to(device, dtype, ...)), not followed here */
+  if (m->ninputs < 2) return 0;
   DType have = object_dtype(m->inputs[0]), want = DT_UNDEF;
-  if (ta) {
-    if (!fz_is_tensor(m->inputs[1])) return 0;
-    want = m->inputs[1]->type->dtype;
-  } else {
-    int64_t code;
-    if (m->ninputs >= 5) {
-      int64_t copy;
-      if (!ir_constant_int(m->inputs[m->ninputs - 2], &copy)) return -1;
-      if (copy || !ir_constant_is_none(m->inputs[m->ninputs - 1])) return 0;
-    }
-    if (ir_constant_int(m->inputs[1], &code)) want = ir_dtype_from_scalar_type(code);
-    else if (fz_is_tensor(m->inputs[1])) want = m->inputs[1]->type->dtype; /* to(other) */
-    else return -1;                                                      /* to(device, ...) */
+  int64_t code;
+  if (m->ninputs >= 5) {
+    int64_t copy;
+    if (!ir_constant_int(m->inputs[m->ninputs - 2], &copy)) return -1;
+    if (copy || !ir_constant_is_none(m->inputs[m->ninputs - 1])) return 0;
   }
+  if (fz_is_tensor(m->inputs[1])) want = m->inputs[1]->type->dtype;
+  else if (ir_constant_int(m->inputs[1], &code)) want = ir_dtype_from_scalar_type(code);
+  else return -1;
   if (have == DT_UNDEF || want == DT_UNDEF) return -1;
   return have == want;
 }
@@ -836,8 +832,8 @@ static int inplace_views_in(Graph *g, PassCtx *c, Block *b) {
         diag_error(c->diag, n->loc, "in-place view op '%s' changes the shape of %%%s, and the %s to %%%s (line %d) "
                    "may have returned its input (%s) but that is not known here; not supported (use the "
                    "out-of-place '%.*s')", n->kind, self->name, m->kind, m->outputs[0]->name, m->loc.line,
-                   ir_node_is(m, "aten::contiguous") ? "contiguous() of a contiguous tensor returns the tensor itself"
-                   : ir_node_is(m, "aten::flatten") ? "flatten() of one dimension returns the tensor itself"
+                   fz_op_of(m)->flags & OPF_SELF_CONTIGUOUS ? "contiguous() of a contiguous tensor returns the tensor itself"
+                   : fz_op_of(m)->flags & OPF_SELF_ONE_DIM ? "flatten() of one dimension returns the tensor itself"
                    : "a cast to the dtype a tensor has returns the tensor itself",
                    (int)strlen(n->kind) - 1, n->kind);
         errs++;
@@ -873,8 +869,9 @@ int functionalize_inplace_views(Graph *g, PassCtx *c) {
  * differs, and with it whether a later write through one of them reaches the other
  * (`y.reshape(-1).add_(1.0)` leaves y as it is in PyTorch). PyTorch's layout of a tensor is known
  * here when at most one of its extents exceeds 1, or it is a graph input or constant, a view or
- * in-place result of a known tensor, the result of an op whose result is always contiguous, or
- * computed from known contiguous tensors only. A maybe-view op on a tensor whose layout is not
+ * in-place result of a known tensor, the result of an op whose row says it is contiguous
+ * (OPF_CONTIGUOUS_OUT, or OPF_CONTIGUOUS_LOW_RANK with its inputs of rank >= 3 known contiguous),
+ * or computed from known contiguous tensors only. A maybe-view op on a tensor whose layout is not
  * known, followed by a write to the memory of its input or of its result, is refused. */
 typedef struct LayScan {
   unsigned char *known; /* by value id: PyTorch's strides for it are mc's */
@@ -896,14 +893,34 @@ static bool lay_trivial(const Type *t) {
   return big <= 1;
 }
 
-/* Ops whose result PyTorch always makes contiguous, whatever the layout of their inputs. */
-static bool lay_always_contiguous(const Node *n) {
-  static const char *const kinds[] = {"aten::matmul", "aten::mm", "aten::bmm", "aten::addmm", "aten::linear",
-                                      "aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::_convolution",
-                                      "aten::cat", "aten::stack", "aten::embedding", NULL};
-  for (int i = 0; kinds[i]; i++)
-    if (ir_node_is(n, kinds[i])) return true;
-  return false;
+/* Whether PyTorch's layout of tensor x is known here and contiguous (or does not matter). */
+static bool lay_contiguous(const LayScan *S, const Value *x) {
+  return lay_trivial(x->type) || (S->known[x->id] && type_contiguous(x->type) == 1);
+}
+
+/* Whether PyTorch makes the result of pure node n contiguous: its row says so
+ * (OPF_CONTIGUOUS_OUT), or every tensor input it reads (with OPF_CONTIGUOUS_LOW_RANK: every one
+ * of rank >= 3, the elements of a list included) is known contiguous. */
+static bool lay_result_contiguous(const LayScan *S, const Node *n, const OpDef *op) {
+  if (op->flags & OPF_CONTIGUOUS_OUT) return true;
+  bool low = (op->flags & OPF_CONTIGUOUS_LOW_RANK) != 0;
+  for (int i = 0; i < n->ninputs; i++) {
+    const Value *x = n->inputs[i];
+    if (!x->type) continue;
+    if (x->type->kind == TY_LIST || x->type->kind == TY_TUPLE) {
+      const Node *d = x->def;
+      if (!low || !d || !ir_node_is(d, "prim::ListConstruct")) return false;
+      for (int j = 0; j < d->ninputs; j++) {
+        const Value *e = d->inputs[j];
+        if (!e->type || e->type->kind != TY_TENSOR) return false;
+        if (!(e->type->ndim >= 0 && e->type->ndim < 3) && !lay_contiguous(S, e)) return false;
+      }
+    } else if (x->type->kind == TY_TENSOR) {
+      if (low && x->type->ndim >= 0 && x->type->ndim < 3) continue;
+      if (!lay_contiguous(S, x)) return false;
+    }
+  }
+  return true;
 }
 
 static void lay_set(LayScan *S, const Value *v, bool known, const Value *root) {
@@ -947,17 +964,7 @@ static void lay_block(LayScan *S, const Block *b, bool top) {
       const Value *x = n->inputs[op->effect_arg];
       for (int i = 0; i < n->noutputs; i++) lay_set(S, n->outputs[i], S->known[x->id], lay_root(S, x));
     } else {
-      bool known = lay_always_contiguous(n);
-      if (!known) {
-        known = true;
-        for (int i = 0; i < n->ninputs && known; i++) {
-          const Value *x = n->inputs[i];
-          if (!x->type) continue;
-          if (x->type->kind == TY_LIST || x->type->kind == TY_TUPLE) known = false;
-          else if (x->type->kind == TY_TENSOR)
-            known = lay_trivial(x->type) || (S->known[x->id] && type_contiguous(x->type) == 1);
-        }
-      }
+      bool known = lay_result_contiguous(S, n, op);
       for (int i = 0; i < n->noutputs; i++) lay_set(S, n->outputs[i], known, NULL);
     }
   }

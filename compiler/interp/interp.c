@@ -247,23 +247,23 @@ static int rval_of_out(Interp *in, const Node *n, const mck_arg *a, RVal *v) {
   }
 }
 
-/* Whether node n returned its input tensor itself in this run, as PyTorch does for a cast to the
- * dtype the tensor has (no copy=True, no memory format), contiguous() of a tensor contiguous
- * already, and flatten() whose start and end name one dimension of a tensor of rank >= 1 (the
- * compile-time twin is returns_self in passes/functionalize.c). */
-static bool returns_self(const Node *n, const mck_arg *ia, int nin, const mck_arg *oa, int nout) {
+/* Whether node n returned its input tensor itself in this run, by its row's OPF_SELF_* condition
+ * (ops.h; the compile-time twin is returns_self in passes/functionalize.c): a cast to the dtype
+ * the tensor has (no copy=True, no memory format), contiguous() of a tensor contiguous already,
+ * flatten() whose start and end name one dimension of a tensor of rank >= 1. */
+static bool returns_self(const OpDef *op, const mck_arg *ia, int nin, const mck_arg *oa, int nout) {
+  if (!(op->flags & OPF_SELF_ANY)) return false;
   if (nout != 1 || nin < 1 || ia[0].kind != MCK_TENSOR || oa[0].kind != MCK_TENSOR) return false;
   const mck_tensor *x = ia[0].u.t;
   if (oa[0].u.t->dtype != x->dtype) return false;
-  if (ir_node_is(n, "aten::type_as")) return nin == 2;
-  if (ir_node_is(n, "aten::to"))
-    return nin < 5 || ((ia[nin - 2].kind == MCK_BOOL_ARG || ia[nin - 2].kind == MCK_INT) && ia[nin - 2].u.i == 0 &&
-                       ia[nin - 1].kind == MCK_NONE);
-  if (ir_node_is(n, "aten::contiguous")) {
+  if (op->flags & OPF_SELF_CAST)
+    return nin >= 2 && (nin < 5 || ((ia[nin - 2].kind == MCK_BOOL_ARG || ia[nin - 2].kind == MCK_INT) &&
+                                    ia[nin - 2].u.i == 0 && ia[nin - 1].kind == MCK_NONE));
+  if (op->flags & OPF_SELF_CONTIGUOUS) {
     if (nin >= 2 && ia[1].kind != MCK_NONE && !(ia[1].kind == MCK_INT && ia[1].u.i == 0)) return false;
     return mck_numel(x) == 0 || mck_is_contiguous(x);
   }
-  if (ir_node_is(n, "aten::flatten") && nin == 3 && ia[1].kind == MCK_INT && ia[2].kind == MCK_INT && x->ndim >= 1)
+  if (nin == 3 && ia[1].kind == MCK_INT && ia[2].kind == MCK_INT && x->ndim >= 1) /* OPF_SELF_ONE_DIM */
     return mck_wrap_dim(ia[1].u.i, x->ndim) == mck_wrap_dim(ia[2].u.i, x->ndim) && mck_wrap_dim(ia[1].u.i, x->ndim) >= 0;
   return false;
 }
@@ -298,7 +298,7 @@ static int run_kernel(Interp *in, const Node *n, const OpDef *op) {
   ctx.meta = 0;
   if (rc == 0 && op->kernel(&ctx, oa, nout, ia, nin) != 0) rc = fail(in, n, "%s", ctx.err[0] ? ctx.err : "kernel failed");
   if (writes) *oa[0].u.t = *ia[op->effect_arg].u.t;
-  if (rc == 0 && returns_self(n, ia, nin, oa, nout)) {
+  if (rc == 0 && returns_self(op, ia, nin, oa, nout)) {
     *oa[0].u.t = *ia[0].u.t;
     in->same[n->outputs[0]->id] = n->inputs[0];
   }

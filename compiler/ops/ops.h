@@ -40,6 +40,23 @@ enum {
   OPF_COMPLEX_IN = 1 << 8,  /* input 0 must be a complex value (OPF_COMPLEX_OUT); the only
                                rows that may use one. An op X with a row mc::complex_X becomes
                                that row on a complex input (aten::abs -> mc::complex_abs) */
+  OPF_CONTIGUOUS_OUT = 1 << 9, /* result 0 is contiguous whatever its inputs' layout: PyTorch
+                                  allocates it so (the matrix products, embedding); other pure
+                                  results follow their inputs' layout (TensorIterator) */
+  OPF_CONTIGUOUS_LOW_RANK = 1 << 10, /* result 0 is contiguous when every tensor input of rank
+                                  >= 3 is (convolutions, cat, stack: PyTorch gives a channels-last
+                                  input a channels-last result, suggest_memory_format) */
+  /* Rows that return input 0 itself, the same tensor object, when a condition on their
+   * arguments holds (so an in-place view op on either changes both). One flag per condition;
+   * functionalize decides it at compile time (with unknowns), the interpreter at run time: */
+  OPF_SELF_CAST = 1 << 11,       /* a cast to the dtype self has (to, type_as), unless a call
+                                    of 5+ inputs passes copy=True (input n-2) or a memory
+                                    format (input n-1) */
+  OPF_SELF_CONTIGUOUS = 1 << 12, /* self is contiguous and memory_format (input 1) is absent,
+                                    None or contiguous_format (0) */
+  OPF_SELF_ONE_DIM = 1 << 13,    /* start_dim and end_dim (inputs 1, 2) name one dimension of a
+                                    self of rank >= 1 (flatten) */
+  OPF_SELF_ANY = OPF_SELF_CAST | OPF_SELF_CONTIGUOUS | OPF_SELF_ONE_DIM,
 };
 
 /* What passes and emitters need to know about a convolution-like row (OpDef.conv): which
@@ -83,7 +100,7 @@ typedef struct OpDef {
   { name, schema, doc, eff, 0, NULL, nmin, nmax, OPF_STRUCTURAL, NULL, NULL, NULL }
 /* A pure convolution-like row with its descriptor (a const OpConv). */
 #define OPDEF_CONV(name, kern, nmin, nmax, conv, schema, doc)                                   \
-  { name, schema, doc, EFF_PURE, 0, NULL, nmin, nmax, 0, kern, #kern, &(conv) }
+  { name, schema, doc, EFF_PURE, 0, NULL, nmin, nmax, OPF_CONTIGUOUS_LOW_RANK, kern, #kern, &(conv) }
 
 /* One table per family, defined in ops_<family>.c. A family's kernels are in one or more
  * k_*.h headers; generated C gets every header (Makefile KERNEL_HDRS, in paste order). */

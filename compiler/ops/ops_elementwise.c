@@ -123,10 +123,12 @@ static const OpDef rows[] = {
             "value where mask else self (value cast to self's dtype; a 0-dim tensor value allowed)"),
 
     /* casts, copies, fills */
-    OPDEF("aten::to", mck_to, EFF_PURE, 0, NULL, 1, 8, 0,
+    OPDEF("aten::to", mck_to, EFF_PURE, 0, NULL, 1, 8, OPF_SELF_CAST,
           "(Tensor self, [Device?], int? dtype | Tensor other, bool non_blocking=False, bool copy=False, int? memory_format)",
-          "self cast to dtype (c10::ScalarType code) or other's dtype; always a fresh copy"),
-    EW_PURE("type_as", mck_type_as, 2, 2, "(Tensor self, Tensor other) -> Tensor", "self cast to other's dtype"),
+          "self cast to dtype (c10::ScalarType code) or other's dtype; self itself when that is its dtype "
+          "(no copy=True, no memory format)"),
+    OPDEF("aten::type_as", mck_type_as, EFF_PURE, 0, NULL, 2, 2, OPF_SELF_CAST, "(Tensor self, Tensor other) -> Tensor",
+          "self cast to other's dtype; self itself when that is its dtype"),
     EW_PURE("clone", mck_clone, 1, 2, "(Tensor self, int? memory_format=None) -> Tensor", "a contiguous copy"),
     EW_BOTH("dropout", mck_dropout, 3, 3, "Tensor input, float p, bool train) -> Tensor",
             "identity (inference); train=True with p > 0 is rejected"),

@@ -67,6 +67,7 @@ static const struct {
     {OPF_COMPLEX_OUT, "complex_out"}, {OPF_COMPLEX_ASKED, "complex_asked"}, {OPF_COMPLEX_IN, "complex_in"},
     {OPF_CONTIGUOUS_OUT, "contiguous_out"}, {OPF_CONTIGUOUS_LOW_RANK, "contiguous_low_rank"},
     {OPF_SELF_CAST, "self_cast"}, {OPF_SELF_CONTIGUOUS, "self_contiguous"}, {OPF_SELF_ONE_DIM, "self_one_dim"},
+    {OPF_STRIDED_OUT, "strided_out"}, {OPF_MAY_ALIAS, "may_alias"},
 };
 enum { NFLAGS = sizeof flag_names / sizeof flag_names[0] };
 
@@ -155,7 +156,9 @@ static void put_markdown(FILE *f, Target t) {
         "complex_in: complex results and inputs as real pairs; contiguous_out: the result is\n"
         "contiguous whatever the inputs' layout; contiguous_low_rank: contiguous when the inputs of\n"
         "rank >= 3 are; self_cast, self_contiguous, self_one_dim: returns the input tensor itself\n"
-        "when the cast keeps its dtype, it is contiguous already, or one dimension is flattened).\n"
+        "when the cast keeps its dtype, it is contiguous already, or one dimension is flattened;\n"
+        "strided_out: PyTorch's result may not be contiguous even from contiguous inputs; may_alias:\n"
+        "PyTorch may return its one tensor operand or a view of it, where mc computes a copy).\n"
         "*C* is the kernel pasted into model.c, or *structural* for ops the passes and the emitter\n"
         "handle. *CUDA* is *device kernel* where the CUDA emitter has one, else *host fallback* (the\n"
         "C kernel runs on the host).\n"

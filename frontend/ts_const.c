@@ -148,6 +148,14 @@ static uint16_t ts_f32_to_bf16(float x) {
   return (uint16_t)(u >> 16);
 }
 
+/* A float written into an integer tensor constant must have an int64 value (C's conversion of
+ * anything else is undefined); its fraction is dropped as PyTorch's casts do. */
+static void ts_check_value(TsParser *P, SrcLoc loc, DType dt, double f, bool is_int) {
+  if (is_int || ir_dtype_is_float(dt)) return;
+  if (!(f >= -9223372036854775808.0 && f < 9223372036854775808.0))
+    ts_fail(P, loc, "value %g does not fit the integer dtype %s of this tensor constant", f, ir_dtype_name(dt));
+}
+
 static void ts_store(IrTensor *t, size_t idx, double f, int64_t i, bool is_int) {
   unsigned char *p = t->data;
   switch (t->dtype) {
@@ -321,6 +329,7 @@ static IrTensor *ts_tensor_print(TsParser *P) {
     if (row >= R || col >= C || idx >= numel || (x->last >= 0 && x->last >= C))
       ts_fail(P, x->loc, "value out of place in tensor constant of shape {%lld,%lld}",
               (long long)R, (long long)C);
+    ts_check_value(P, x->loc, t->dtype, x->f, x->is_int);
     ts_store(t, (size_t)idx, x->f, x->i, x->is_int);
   }
   return t;
@@ -574,6 +583,7 @@ static IrTensor *ts_brace_tensor(TsParser *P, const Iv *v, const Type *ty) {
   }
   if (x->dtype == DT_UNDEF) x->dtype = is_int ? DT_I64 : DT_F32;
   ts_alloc_tensor_data(P, x, v->loc);
+  ts_check_value(P, v->loc, x->dtype, v->f, is_int);
   ts_store(x, 0, v->f, v->i, is_int);
   x->lossy = ir_dtype_is_float(x->dtype) && !is_int && v->sig_digits >= 6;
   return x;

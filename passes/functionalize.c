@@ -877,8 +877,9 @@ typedef struct LayScan {
   unsigned char *known; /* by value id: PyTorch's strides for it are mc's */
   const Value **root;   /* by value id: the tensor whose memory it is, through views and writes */
   int *last_write;      /* by value id (of a root): order of the last write to it; 0: none */
-  const Node **unsure;  /* maybe-view ops on tensors whose layout is not known, and their order */
-  int *unsure_at;
+  const Node **unsure;  /* maybe-view ops on tensors whose layout is not known, OPF_MAY_ALIAS */
+  int *unsure_at;       /* ops on one operand; their order, and the tensor they may share */
+  const Value **unsure_x;
   int nunsure, capunsure, order;
 } LayScan;
 
@@ -903,6 +904,7 @@ static bool lay_contiguous(const LayScan *S, const Value *x) {
  * of rank >= 3, the elements of a list included) is known contiguous. */
 static bool lay_result_contiguous(const LayScan *S, const Node *n, const OpDef *op) {
   if (op->flags & OPF_CONTIGUOUS_OUT) return true;
+  if (op->flags & OPF_STRIDED_OUT) return false;
   bool low = (op->flags & OPF_CONTIGUOUS_LOW_RANK) != 0;
   for (int i = 0; i < n->ninputs; i++) {
     const Value *x = n->inputs[i];
@@ -921,6 +923,44 @@ static bool lay_result_contiguous(const LayScan *S, const Node *n, const OpDef *
     }
   }
   return true;
+}
+
+/* Node n (order at) may or may not share memory with x in PyTorch: checked at the end. */
+static void lay_unsure(LayScan *S, const Node *n, int at, const Value *x) {
+  if (S->nunsure == S->capunsure) {
+    S->capunsure = S->capunsure ? 2 * S->capunsure : 16;
+    S->unsure = realloc(S->unsure, sizeof *S->unsure * (size_t)S->capunsure);
+    S->unsure_at = realloc(S->unsure_at, sizeof *S->unsure_at * (size_t)S->capunsure);
+    S->unsure_x = realloc(S->unsure_x, sizeof *S->unsure_x * (size_t)S->capunsure);
+    if (!S->unsure || !S->unsure_at || !S->unsure_x) abort();
+  }
+  S->unsure[S->nunsure] = n;
+  S->unsure_x[S->nunsure] = x;
+  S->unsure_at[S->nunsure++] = at;
+}
+
+/* The one tensor operand of an OPF_MAY_ALIAS node (a tensor input, or the one element of a
+ * Tensor[] input), or NULL when it has none or several or its input 1 is an int >= 0. */
+static const Value *lay_one_operand(const Node *n) {
+  const Value *one = NULL;
+  int64_t k;
+  if (n->ninputs > 1 && ir_constant_int(n->inputs[1], &k) && k >= 0) return NULL;
+  for (int i = 0; i < n->ninputs; i++) {
+    const Value *x = n->inputs[i];
+    if (!x->type) continue;
+    if (x->type->kind == TY_TENSOR) {
+      if (one) return NULL;
+      one = x;
+    } else if (x->type->kind == TY_LIST) {
+      const Node *d = x->def;
+      if (!d || !ir_node_is(d, "prim::ListConstruct")) return NULL;
+      for (int j = 0; j < d->ninputs; j++) {
+        if (one) return NULL;
+        one = d->inputs[j];
+      }
+    }
+  }
+  return one && fz_is_tensor(one) ? one : NULL;
 }
 
 static void lay_set(LayScan *S, const Value *v, bool known, const Value *root) {
@@ -947,16 +987,7 @@ static void lay_block(LayScan *S, const Block *b, bool top) {
                n->noutputs >= 1) {
       const Value *x = n->inputs[op->effect_arg];
       bool kx = S->known[x->id];
-      if (!kx) {
-        if (S->nunsure == S->capunsure) {
-          S->capunsure = S->capunsure ? 2 * S->capunsure : 16;
-          S->unsure = realloc(S->unsure, sizeof *S->unsure * (size_t)S->capunsure);
-          S->unsure_at = realloc(S->unsure_at, sizeof *S->unsure_at * (size_t)S->capunsure);
-          if (!S->unsure || !S->unsure_at) abort();
-        }
-        S->unsure[S->nunsure] = n;
-        S->unsure_at[S->nunsure++] = at;
-      }
+      if (!kx) lay_unsure(S, n, at, x);
       bool view = fz_is_view(n);
       lay_set(S, n->outputs[0], kx, view ? lay_root(S, x) : NULL);
       for (int i = 1; i < n->noutputs; i++) lay_set(S, n->outputs[i], false, NULL);
@@ -965,6 +996,8 @@ static void lay_block(LayScan *S, const Block *b, bool top) {
       for (int i = 0; i < n->noutputs; i++) lay_set(S, n->outputs[i], S->known[x->id], lay_root(S, x));
     } else {
       bool known = lay_result_contiguous(S, n, op);
+      const Value *one = (op->flags & OPF_MAY_ALIAS) ? lay_one_operand(n) : NULL;
+      if (one) lay_unsure(S, n, at, one);
       for (int i = 0; i < n->noutputs; i++) lay_set(S, n->outputs[i], known, NULL);
     }
   }
@@ -973,16 +1006,25 @@ static void lay_block(LayScan *S, const Block *b, bool top) {
 /* The refusals described above; returns how many. */
 static int check_layouts(Fz *F) {
   size_t nv = (size_t)F->g->next_value_id + 1;
-  LayScan S = {calloc(nv, 1), calloc(nv, sizeof(Value *)), calloc(nv, sizeof(int)), NULL, NULL, 0, 0, 0};
+  LayScan S = {calloc(nv, 1), calloc(nv, sizeof(Value *)), calloc(nv, sizeof(int)), NULL, NULL, NULL, 0, 0, 0};
   if (!S.known || !S.root || !S.last_write) abort();
   lay_block(&S, F->g->top, true);
   int errs = 0;
   for (int i = 0; i < S.nunsure && errs < 4; i++) {
     const Node *n = S.unsure[i];
-    const Value *x = n->inputs[fz_op_of(n)->effect_arg];
+    const Value *x = S.unsure_x[i];
     const Value *rx = lay_root(&S, x), *ro = lay_root(&S, n->outputs[0]);
     if (S.last_write[rx->id] <= S.unsure_at[i] && S.last_write[ro->id] <= S.unsure_at[i]) continue;
     if (ir_count_uses(F->g, n->outputs[0]) == 0) continue; /* an unread result: no one sees the difference */
+    if (fz_op_of(n)->flags & OPF_MAY_ALIAS) {
+      diag_error(F->c->diag, n->loc, "'%s' of the one tensor %%%s, when the memory of either is written later: "
+                 "PyTorch may return %%%s itself or a view of it here (e.g. an einsum that only permutes, diff "
+                 "with n < 0), so that the write reaches the other, and mc computes a copy; not supported "
+                 "(.clone() the result before writing)", n->kind, x->name, x->name);
+      if (n->py_loc) diag_note(F->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
+      errs++;
+      continue;
+    }
     diag_error(F->c->diag, n->loc, "'%s' of %%%s, whose memory is written later: whether PyTorch returns a view "
                "or a copy here depends on %%%s's strides, which follow the layout of the tensors it was computed "
                "from (e.g. a transposed input), and mc does not know them; not supported (compute it from "
@@ -995,6 +1037,7 @@ static int check_layouts(Fz *F) {
   free(S.last_write);
   free(S.unsure);
   free(S.unsure_at);
+  free(S.unsure_x);
   return errs;
 }
 

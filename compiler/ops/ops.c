@@ -60,13 +60,25 @@ const OpFamily *ops_family_of(const OpDef *op) {
   return NULL;
 }
 
+/* Whether result text r ends in "..." outside brackets: "T..." is any number of results, while
+ * "(Tensor, Tensor)" is two and "Tuple[T...]" one. */
+static bool top_level_ellipsis(const char *r) {
+  int depth = 0;
+  for (; *r; r++) {
+    if (*r == '(' || *r == '[') depth++;
+    else if (*r == ')' || *r == ']') depth--;
+    else if (depth == 0 && strncmp(r, "...", 3) == 0) return true;
+  }
+  return false;
+}
+
 /* Number of results the schema declares ("-> Tensor": 1, "-> (Tensor, Tensor)": 2, "-> ()": 0),
  * or -1 when variadic ("T...") or not stated. */
 static int schema_outputs(const char *schema) {
   const char *r = schema ? strstr(schema, "-> ") : NULL;
   if (!r) return -1;
   r += 3;
-  if (strstr(r, "...") || !*r) return -1;
+  if (!*r || top_level_ellipsis(r)) return -1;
   if (*r != '(') return 1;
   if (r[1] == ')') return 0;
   int n = 1, depth = 0;
@@ -411,7 +423,8 @@ static int resolve_block(Block *b, Diag *d) {
       errs++;
     } else if (ops_overload_count(op) == 1 && schema_outputs(op->schema) >= 0 &&
                n->noutputs != schema_outputs(op->schema)) {
-      diag_error(d, n->loc, "'%s' has %d outputs, got %d", n->kind, schema_outputs(op->schema), n->noutputs);
+      diag_error(d, n->loc, "'%s' has %d output%s, got %d", n->kind, schema_outputs(op->schema),
+                 schema_outputs(op->schema) == 1 ? "" : "s", n->noutputs);
       errs++;
     } else if (ops_overload_count(op) > 1 && ops_match(op, n) < 0) {
       diag_error(d, n->loc, "no overload of '%s' takes these %d inputs and gives %d outputs; its overloads: %s",

@@ -57,6 +57,15 @@ enum {
   OPF_SELF_ONE_DIM = 1 << 13,    /* start_dim and end_dim (inputs 1, 2) name one dimension of a
                                     self of rank >= 1 (flatten) */
   OPF_SELF_ANY = OPF_SELF_CAST | OPF_SELF_CONTIGUOUS | OPF_SELF_ONE_DIM,
+  OPF_STRIDED_OUT = 1 << 14,     /* PyTorch may give the results strides of their own even from
+                                    contiguous inputs (LAPACK's column-major inverse, rot90's
+                                    transpose, batch_first RNN outputs, stft, einsum's permuted
+                                    products): mc does not know their layout */
+  OPF_MAY_ALIAS = 1 << 15,       /* with one tensor operand (a Tensor[] of one) and input 1 not an
+                                    int constant >= 0, PyTorch may return that tensor or a view of
+                                    it (einsum that only permutes or takes a diagonal; diff with
+                                    n < 0 returns self); mc computes a copy, so a later write to
+                                    either, with the result read, is refused */
 };
 
 /* What passes and emitters need to know about a convolution-like row (OpDef.conv): which

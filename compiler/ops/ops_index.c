@@ -137,7 +137,7 @@ static const OpDef rows[] = {
     PURE("cummin", ki_cummin, 2, 2, "(Tensor self, int dim) -> (Tensor values, Tensor indices)",
          "running min along dim and its index"),
     PURE("logcumsumexp", ki_logcumsumexp, 2, 2, "(Tensor self, int dim) -> Tensor", "running log(sum(exp)) along dim"),
-    PURE("diff", ki_diff, 1, 5,
+    OPDEF("aten::diff", ki_diff, EFF_PURE, 0, NULL, 1, 5, OPF_MAY_ALIAS,
          "(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor",
          "n-th forward difference along dim of cat([prepend, self, append]); bools: !="),
     PURE("cross", ki_cross, 2, 3, "(Tensor self, Tensor other, int? dim=None) -> Tensor",

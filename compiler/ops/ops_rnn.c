@@ -7,6 +7,9 @@
 
 #define RNN(name, kern, nmin, nmax, schema, doc)                                                  \
   OPDEF("aten::" name, kern, EFF_PURE, 0, NULL, nmin, nmax, 0, schema, doc)
+/* batch_first layers: PyTorch's output is a transposed view of its [T, B, H] result */
+#define RNN_LAYER(name, kern, nmin, nmax, schema, doc)                                            \
+  OPDEF("aten::" name, kern, EFF_PURE, 0, NULL, nmin, nmax, OPF_STRIDED_OUT, schema, doc)
 
 #define LAYER_SCHEMA(HX, R)                                                                       \
   "(Tensor input, " HX " hx, Tensor[] params, bool has_biases, int num_layers, float dropout, "   \
@@ -17,14 +20,14 @@
   "(Tensor input, " HX " hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> " R
 
 static const OpDef rows[] = {
-    RNN("lstm", krnn_lstm, 9, 9, LAYER_SCHEMA("Tensor[]", "(Tensor, Tensor, Tensor)"),
+    RNN_LAYER("lstm", krnn_lstm, 9, 9, LAYER_SCHEMA("Tensor[]", "(Tensor, Tensor, Tensor)"),
         "LSTM layers over [T, B, I] (batch_first: [B, T, I]), hx = [h0, c0]: (output, h_n, c_n); "
         "bidirectional, proj_size; packed sequences refused"),
-    RNN("gru", krnn_gru, 9, 9, LAYER_SCHEMA("Tensor", "(Tensor, Tensor)"),
+    RNN_LAYER("gru", krnn_gru, 9, 9, LAYER_SCHEMA("Tensor", "(Tensor, Tensor)"),
         "GRU layers: (output, h_n); packed sequences refused"),
-    RNN("rnn_tanh", krnn_rnn_tanh, 9, 9, LAYER_SCHEMA("Tensor", "(Tensor, Tensor)"),
+    RNN_LAYER("rnn_tanh", krnn_rnn_tanh, 9, 9, LAYER_SCHEMA("Tensor", "(Tensor, Tensor)"),
         "Elman RNN layers with tanh: (output, h_n); packed sequences refused"),
-    RNN("rnn_relu", krnn_rnn_relu, 9, 9, LAYER_SCHEMA("Tensor", "(Tensor, Tensor)"),
+    RNN_LAYER("rnn_relu", krnn_rnn_relu, 9, 9, LAYER_SCHEMA("Tensor", "(Tensor, Tensor)"),
         "Elman RNN layers with relu: (output, h_n); packed sequences refused"),
     RNN("lstm_cell", krnn_lstm_cell, 4, 6, CELL_SCHEMA("Tensor[]", "(Tensor, Tensor)"),
         "one LSTM step of input [B, I] from hx = [h, c]: (h', c')"),

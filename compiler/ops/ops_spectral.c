@@ -20,7 +20,7 @@
                   "bool? pin_memory=None) -> Tensor"
 
 static const OpDef rows[] = {
-    PURE("stft", kspec_stft, 2, 10, OPF_COMPLEX_OUT | OPF_COMPLEX_ASKED,
+    PURE("stft", kspec_stft, 2, 10, OPF_COMPLEX_OUT | OPF_COMPLEX_ASKED | OPF_STRIDED_OUT,
          "(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, "
          "Tensor? window=None, bool normalized=False, bool? onesided=None, "
          "bool? return_complex=None) -> Tensor | "

@@ -208,6 +208,8 @@ def _einsum_cases(w):
         w.case(ein, [eq, ts], torch.einsum(eq, *ts))
     a, b = rnd(5, 3).t(), noncontig(rnd(5, 4))
     w.case(ein, ["ij,jk->ki", [a, b]], torch.einsum("ij,jk->ki", a, b))
+    a, b = rnd(3, 5), rnd(5, 4)  # contiguous operands, a transposed result in PyTorch
+    w.case(ein, ["ij,jk->ki", [a, b]], torch.einsum("ij,jk->ki", a, b))
     a, b = rnd(3, 4, dtype=torch.float64), rnd(4, 2, dtype=torch.float64)
     w.case(ein, ["ij,jk->ik", [a, b]], torch.einsum("ij,jk->ik", a, b), tol=1e-12)
     a, b = rnd(3, 4, dtype=torch.int64), rnd(4, 2, dtype=torch.int64)

@@ -245,7 +245,8 @@ def indexing(w):
         [torch.tensor(2)],
     ]
     for ix in cases:
-        w.case("aten::index", [x, ix], lambda t, ixs: t[tuple(slice(None) if i is None else i for i in ixs)])
+        # the op itself: Python's t[tensor(2)] would be a view (a basic index), aten::index copies
+        w.case("aten::index", [x, ix], lambda t, ixs: torch.ops.aten.index(t, ixs))
     xt = x.transpose(0, 2)
     w.case("aten::index", [xt, [None, torch.tensor([4, 0])]], lambda t, ixs: t[:, ixs[1]])
     if HARNESS_DATA_ERRORS:

@@ -4,10 +4,12 @@ Usage: /usr/bin/python3 tests/kernels/gen_kernels.py OUT.txt [FAMILY ...]
 
 Imports each tests/kernels/cases_<family>.py (or only the named families), calls its
 `cases(w)` with a kcase.Writer, and writes the file atomically. Seeds are fixed, so the file is
-the same on every run. The format is described in kcase.py.
+the same on every run. The format is described in kcase.py. Beside it, OUT.txt.layout.json:
+what PyTorch's results showed of their layouts, per op (kcase.Writer.layouts).
 """
 import glob
 import importlib
+import json
 import os
 import sys
 import warnings
@@ -37,6 +39,9 @@ def main(argv):
             before = w.ncases
             importlib.import_module("cases_" + fam).cases(w)
             sys.stderr.write("gen_kernels: %-12s %5d cases\n" % (fam, w.ncases - before))
+    with open(tmp + ".layout", "w") as f:
+        json.dump(w.layouts, f, indent=1, sort_keys=True)
+    os.replace(tmp + ".layout", out + ".layout.json")
     os.replace(tmp, out)
     return 0
 

@@ -141,11 +141,45 @@ def _check_dtype(t):
         raise TypeError("kcase: unsupported dtype %s" % t.dtype)
 
 
+def _nontrivial(t):
+    """Whether t's strides say anything about its layout (two or more extents above 1)."""
+    return t.numel() > 0 and sum(1 for s in t.shape if s > 1) >= 2
+
+
 class Writer:
+    """Writes the cases to f. `layouts` collects, per op, what PyTorch's results showed of
+    their layout (tests/ops/kernel_layouts.py checks the op table's rows against it):
+    {op: {fact: where}} with the facts
+      noncontig_from_contig  a fresh result that is not contiguous although every tensor input is
+      noncontig_low          the same with every tensor input of rank >= 3 contiguous
+      noncontig_any          a fresh result that is not contiguous
+      view                   a result that shares an input's storage"""
+
     def __init__(self, f):
         self.f = f
         self.ncases = 0
         self.counts = {}
+        self.layouts = {}
+
+    def _layout(self, op, where, inputs, outputs):
+        ins = list(_tensors_in(inputs))
+        keys = {_skey(t) for t in ins}
+        all_c = all(t.is_contiguous() for t in ins)
+        low_c = all(t.is_contiguous() for t in ins if t.dim() >= 3)
+        facts = self.layouts.setdefault(op, {})
+        for o in outputs:
+            if not isinstance(o, torch.Tensor):
+                continue
+            if _skey(o) in keys and o.numel() > 0:
+                facts.setdefault("view", where)
+                continue
+            if not _nontrivial(o) or o.is_contiguous():
+                continue
+            facts.setdefault("noncontig_any", where)
+            if low_c:
+                facts.setdefault("noncontig_low", where)
+            if all_c:
+                facts.setdefault("noncontig_from_contig", where)
 
     def _where(self):
         """file:line of the w.case call, and of its caller in the same file (helpers)."""
@@ -179,6 +213,7 @@ class Writer:
             outputs = list(outputs)
         else:
             outputs = [outputs]
+        self._layout(op, where, run if keymap else inputs, outputs)
         self._emit(op, tol, where, inputs, outputs, finals, False, keymap)
 
     def error(self, op, inputs, check=None):

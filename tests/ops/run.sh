@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/ops — `mc ops` and what depends on the op table: docs/ops.md is current, every
-# non-structural row has PyTorch-computed kernel cases or an exemption (kernel_cases.py); and
+# non-structural row has PyTorch-computed kernel cases or an exemption (kernel_cases.py), the
+# rows' layout flags agree with PyTorch's results in them (kernel_layouts.py); and
 # `mc compile --verify-passes` (verify_passes.py).
 # Usage: MC=build/mc BUILD=build PYTHON=/usr/bin/python3 sh tests/ops/run.sh
 set -e
@@ -52,12 +53,14 @@ if "$MC" ops --target tpu > /dev/null 2>&1; then echo "FAIL tests/ops: unknown t
 
 # every op row with a kernel has PyTorch-computed kernel cases (or a reason not to)
 cases="$BUILD/kernel_cases.txt"   # what make unit-check generated, when current
-if [ ! -f "$cases" ] || [ -n "$(find tests/kernels -name '*.py' -newer "$cases")" ]; then
+if [ ! -f "$cases" ] || [ ! -f "$cases.layout.json" ] || [ -n "$(find tests/kernels -name '*.py' -newer "$cases")" ]; then
   cases="$tmp/kernel_cases.txt"
   "$PYTHON" tests/kernels/gen_kernels.py "$cases" 2> "$tmp/gen.log" ||
     { cat "$tmp/gen.log"; echo "FAIL tests/ops: tests/kernels/gen_kernels.py"; fail=1; }
 fi
 [ -f "$cases" ] && { "$PYTHON" tests/ops/kernel_cases.py "$tmp/ops.json" "$cases" || fail=1; }
+# the rows' layout and alias flags agree with the layouts of PyTorch's results in those cases
+[ -f "$cases" ] && { "$PYTHON" tests/ops/kernel_layouts.py "$tmp/ops.json" "$cases.layout.json" || fail=1; }
 
 # the kernel headers: pasted after what they include (no include cycles), split under 1,000 lines
 "$PYTHON" tests/ops/kernel_headers.py $(make -s --no-print-directory BUILD="$BUILD" kernel-headers) || fail=1

@@ -264,7 +264,9 @@ def main():
                 ok = rc == 0
                 if ok:
                     pts.append((n, cpu))
+                refused = rc == 1 and "error: " in msg  # a located refusal, e.g. a width limit
                 cells.append("%.2f s / %.0f MiB" % (cpu, rss) if ok else
+                             "refused, %.2f s / %.0f MiB" % (cpu, rss) if refused else
                              ("timeout" if rc is None else "exit %s" % rc))
                 print("compile-scaling: %-12s N=%-8s %7.1f MB  %s (wall %.2f s)%s" %
                       (model, fmt_n(n), mb, cells[-1], wall, "" if ok else "  " + msg), flush=True)
@@ -313,8 +315,12 @@ def main():
                     cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
             except OSError:
                 pass
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
             note = ("Each cell: CPU time (user + system) / peak RSS of `mc compile MODEL -o model.c` "
-                    "(default passes, C emitted), %s." % (cpu or "this machine"))
+                    "(default passes, C emitted; \"refused\": a located error, e.g. more graph inputs "
+                    "than IR_MAX_GRAPH_IO), %s, %d cores%s." %
+                    (cpu or "this machine", os.cpu_count() or 0,
+                     ", load average %.1f when it ended" % load if load is not None else ""))
             with open(a.doc, "w") as f:
                 f.write(head + BEGIN + "\n" + note + "\n\n" + table + "\n" + END + tail)
 

@@ -522,8 +522,13 @@ void fz_rewrite_write(Fz *F, Node *n) {
   /* fill_ and zero_ store one value: PyTorch runs them on tensors whose elements overlap */
   bool fill = ir_node_is(n, "aten::fill_") || ir_node_is(n, "aten::zero_");
   if (overlapping(v->type) && !fill) {
+    /* PyTorch raises here, except for index_put_ and masked_fill_, which it runs with a deprecation
+     * warning: each memory element then takes the value of whichever of its aliases is written
+     * (last), which functionalize's one-copy inverse does not model */
+    bool deprecated = ir_node_is(n, "aten::index_put_") || ir_node_is(n, "aten::masked_fill_");
     fz_error(F, n, "'%s': more than one element of the written-to tensor refers to a single memory location "
-             "(PyTorch refuses this too; clone() the tensor first)", n->kind);
+             "(%s; clone() the tensor first)", n->kind,
+             deprecated ? "PyTorch deprecates this and warns; not supported" : "PyTorch refuses this too");
     return;
   }
   int64_t(*eidx)[IR_MAX_DIMS] = arena_alloc(F->ar, sizeof *eidx * (size_t)(m->nsteps + 1));

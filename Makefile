@@ -86,9 +86,10 @@ $(CUDA_EMU_DIST): $(BUILD)/runtime-dist/%: runtime/%
 	cp $< $@
 .PHONY: cuda-emu cuda-full
 cuda-emu: $(BUILD)/libmcrt_cuda_emu.a $(CUDA_EMU_DIST)
-# Every tests/e2e case through --target cuda under the emulation (make check runs a sample).
+# Every tests/e2e case through --target cuda under the emulation, the heavy torchvision models
+# too (make check runs every case but those).
 cuda-full: $(BUILD)/mc cuda-emu
-	MC_CUDA_EMU_ALL=1 MC=$(BUILD)/mc BUILD=$(BUILD) $(PYTHON) tests/cuda/emu.py
+	MC_E2E_HEAVY=1 MC=$(BUILD)/mc BUILD=$(BUILD) $(PYTHON) tests/cuda/emu.py
 
 $(BUILD)/libmc.a: $(LIB_OBJS)
 	@rm -f $@

@@ -22,11 +22,12 @@
 #include <string.h>
 
 static void usage(FILE *f) {
-  fputs("usage: mc inspect MODEL [--passes LIST]\n"
+  fputs("usage: mc inspect MODEL [--passes LIST] [--target c|cuda]\n"
         "\n"
         "Prints MODEL's inputs and outputs (dtypes, shapes), its op histogram after the pass\n"
         "pipeline, its constant tensors (count, elements, bytes), the estimated FLOPs of one run\n"
-        "and the arena bytes the compiled model allocates.\n",
+        "and the arena bytes the compiled model allocates. With --target cuda (the CUDA target's\n"
+        "pipeline) it also lists the nodes that would run on the host by their C kernel, and why.\n",
         f);
 }
 
@@ -77,7 +78,58 @@ static int64_t flops_of(const Node *n) {
 typedef struct Hist {
   const char *kind;
   int count;
+  const char *why;   /* host fallback: the reason (--target cuda) */
+  const char *where; /* ... and the first node's Python location, or NULL */
 } Hist;
+
+/* --target cuda: the nodes emit_cuda runs on the host, by op and reason. */
+typedef struct HostList {
+  Hist *h;
+  int nh, cap, total;
+} HostList;
+
+static void on_host(void *ctx, const Node *n, const char *why) {
+  HostList *l = ctx;
+  l->total++;
+  for (int i = 0; i < l->nh; i++) {
+    if (!strcmp(l->h[i].kind, n->kind) && !strcmp(l->h[i].why, why)) {
+      l->h[i].count++;
+      return;
+    }
+  }
+  if (l->nh == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 16;
+    Hist *h = realloc(l->h, (size_t)cap * sizeof *h);
+    if (!h) return;
+    l->h = h;
+    l->cap = cap;
+  }
+  l->h[l->nh++] = (Hist){n->kind, 1, why, n->py_loc};
+}
+
+/* Runs the CUDA emitter with its output discarded, collecting its host fallbacks into l. */
+static int cuda_placement(Graph *g, HostList *l, Diag *d) {
+  FILE *c = fopen("/dev/null", "w"), *h = fopen("/dev/null", "w"), *w = fopen("/dev/null", "w");
+  int errs = 1;
+  if (c && h && w) {
+    EmitOptions eo = {0};
+    eo.name = "model";
+    eo.header_name = "model.h";
+    eo.source_name = "model";
+    eo.blob = w;
+    eo.blob_name = "model.weights";
+    eo.blob_threshold = 65536;
+    eo.on_host = on_host;
+    eo.on_host_ctx = l;
+    errs = emit_cuda(g, &eo, c, h, d);
+  } else {
+    diag_error(d, g->loc, "cannot open /dev/null");
+  }
+  if (c) fclose(c);
+  if (h) fclose(h);
+  if (w) fclose(w);
+  return errs;
+}
 
 static int hist_cmp(const void *a, const void *b) {
   const Hist *x = a, *y = b;
@@ -118,7 +170,7 @@ static bool count_node(Node *n, void *ctx) {
     s->cap = s->cap ? 2 * s->cap : 32;
     s->h = realloc(s->h, (size_t)s->cap * sizeof *s->h);
   }
-  s->h[s->nh++] = (Hist){n->kind, 1};
+  s->h[s->nh++] = (Hist){n->kind, 1, NULL, NULL};
   return true;
 }
 
@@ -148,7 +200,7 @@ static void put_count(const char *what, double x) {
 }
 
 int cmd_inspect(int argc, char **argv) {
-  const char *model = NULL, *passes = NULL;
+  const char *model = NULL, *passes = NULL, *target = "c";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -156,6 +208,12 @@ int cmd_inspect(int argc, char **argv) {
       return EXIT_OK;
     } else if (!strcmp(a, "--passes") && i + 1 < argc) {
       passes = argv[++i];
+    } else if (!strcmp(a, "--target") && i + 1 < argc) {
+      target = argv[++i];
+      if (strcmp(target, "c") && strcmp(target, "cuda")) {
+        fprintf(stderr, "mc inspect: --target must be c or cuda, not '%s'\n", target);
+        return EXIT_USAGE;
+      }
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "mc inspect: unknown or incomplete option '%s'\n", a);
       return EXIT_USAGE;
@@ -181,12 +239,13 @@ int cmd_inspect(int argc, char **argv) {
   if (!drv_load(model, &d, &m)) return EXIT_REJECTED;
   Graph *g = m.g;
   PmOptions pm = {0};
-  pm.pipeline = passes;
+  bool cuda = !strcmp(target, "cuda");
+  pm.pipeline = passes ? passes : cuda ? pm_cuda_pipeline() : NULL;
   pm.verify = true;
   Plan plan;
   memset(&plan, 0, sizeof plan);
   DynInfo dyn = {0}; /* dynamic shapes: the arena holds every size within the Dims' bounds */
-  if (pm_run(g, &pm, &d) || (g->ndims ? dyn_analyse(g, &dyn, &d) || plan_graph_sized(g, &plan, 0, dyn.bytes, dyn.nvalues, &d)
+  if (pm_run(g, &pm, &d) || (ir_graph_is_dynamic(g) ? dyn_analyse(g, &dyn, &d) || plan_graph_sized(g, &plan, 0, dyn.bytes, dyn.nvalues, &d)
                                        : plan_graph(g, &plan, &d))) {
     dyn_info_free(&dyn);
     plan_free(&plan);
@@ -194,6 +253,13 @@ int cmd_inspect(int argc, char **argv) {
     return EXIT_REJECTED;
   }
   dyn_info_free(&dyn);
+  HostList hl = {0};
+  if (cuda && cuda_placement(g, &hl, &d)) {
+    free(hl.h);
+    plan_free(&plan);
+    ir_graph_free(g);
+    return EXIT_REJECTED;
+  }
   Stats s;
   memset(&s, 0, sizeof s);
   s.g = g;
@@ -207,6 +273,9 @@ int cmd_inspect(int argc, char **argv) {
   for (int k = 0; k < g->ndims; k++)
     printf("  %s in [%lld, %lld]: %%%s dim %d\n", g->dims[k].name, (long long)g->dims[k].min, (long long)g->dims[k].max,
            g->dims[k].value->name, g->dims[k].axis);
+  if (g->sized_by_data)
+    printf("sized by the data: results of %s and what is computed from them have run-time shapes; "
+           "the shapes shown are their bounds\n", g->sized_kind);
   printf("outputs: %d\n", g->top->nrets);
   size_t arena = plan.arena_bytes;
   for (int i = 0; i < g->top->nrets; i++) {
@@ -221,7 +290,15 @@ int cmd_inspect(int argc, char **argv) {
          s.const_bytes);
   put_count("flops: ", (double)s.flops);
   printf("arena bytes: %zu (live-set lower bound %zu)%s\n", arena, plan.lower_bound,
-         g->ndims ? " at the Dims' bounds" : "");
+         ir_graph_is_dynamic(g) ? " at the bounds" : "");
+  if (cuda) {
+    if (!hl.total) printf("cuda: every node has device code (no host fallback)\n");
+    else printf("cuda: %d node%s on the host (its C kernel, with copies each way):\n", hl.total, hl.total == 1 ? "" : "s");
+    for (int i = 0; i < hl.nh; i++)
+      printf("  %-28s %d  %s%s%s%s\n", hl.h[i].kind, hl.h[i].count, hl.h[i].why, hl.h[i].where ? " (first at " : "",
+             hl.h[i].where ? hl.h[i].where : "", hl.h[i].where ? ")" : "");
+  }
+  free(hl.h);
   free(s.h);
   plan_free(&plan);
   ir_graph_free(g);

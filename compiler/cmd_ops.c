@@ -67,7 +67,7 @@ static const struct {
     {OPF_COMPLEX_OUT, "complex_out"}, {OPF_COMPLEX_ASKED, "complex_asked"}, {OPF_COMPLEX_IN, "complex_in"},
     {OPF_CONTIGUOUS_OUT, "contiguous_out"}, {OPF_CONTIGUOUS_LOW_RANK, "contiguous_low_rank"},
     {OPF_SELF_CAST, "self_cast"}, {OPF_SELF_CONTIGUOUS, "self_contiguous"}, {OPF_SELF_ONE_DIM, "self_one_dim"},
-    {OPF_STRIDED_OUT, "strided_out"}, {OPF_MAY_ALIAS, "may_alias"},
+    {OPF_STRIDED_OUT, "strided_out"}, {OPF_MAY_ALIAS, "may_alias"}, {OPF_DATA_SIZED, "data_sized"},
 };
 enum { NFLAGS = sizeof flag_names / sizeof flag_names[0] };
 

@@ -43,6 +43,7 @@ typedef struct Eval {
   mck_arg *vals; /* by value id; kind 0 with known 0: no value */
   bool *known;   /* the value is fully known (scalars, tensors with data) */
   size_t *bytes; /* by value id: the largest byte size a tensor value took in this walk */
+  char *sized;   /* by value id: a result whose size depends on the data (its kernel said so) */
   int nvalues;
   int cfg;
   Diag *d;
@@ -105,7 +106,10 @@ static void eval_kernel(Eval *e, const Node *n, const OpDef *op) {
     eval_fail(e, n, ctx.err[0] ? ctx.err : "invalid arguments");
     return;
   }
-  bool run = all_known && op->effect == EFF_PURE && !(op->flags & OPF_NONDET) &&
+  if (ctx.sized_by_data) /* the shapes are bounds: the sizes are known at run time only */
+    for (int i = 0; i < n->noutputs; i++)
+      if (n->outputs[i]->id >= 0 && n->outputs[i]->id < e->nvalues) e->sized[n->outputs[i]->id] = 1;
+  bool run = all_known && op->effect == EFF_PURE && !(op->flags & OPF_NONDET) && !ctx.sized_by_data &&
              kargs_give_data(e->ar, op, out, n->noutputs, DYN_SMALL_NUMEL, UINT64_MAX);
   bool known = false;
   if (run) {
@@ -290,6 +294,8 @@ static int eval_graph(Graph *g, int cfg, const Node *stop, Eval *e, Diag *d) {
   memset(e->known, 0, sizeof(bool) * (size_t)e->nvalues);
   e->bytes = arena_alloc(e->ar, sizeof(size_t) * (size_t)e->nvalues);
   memset(e->bytes, 0, sizeof(size_t) * (size_t)e->nvalues);
+  e->sized = arena_alloc(e->ar, (size_t)e->nvalues);
+  memset(e->sized, 0, (size_t)e->nvalues);
   e->cfg = cfg;
   e->d = d;
   const Block *top = g->top;
@@ -378,6 +384,7 @@ int dyn_analyse(Graph *g, DynInfo *info, Diag *d) {
           if (a->u.t->shape[k] > info->hi_shape[id][k]) info->hi_shape[id][k] = a->u.t->shape[k];
       }
       if (c > 0 && !same_arg(a, &ev[0].vals[id], ev[c].known[id], ev[0].known[id])) info->varies[id] = 1;
+      if (ev[c].sized[id]) info->varies[id] = 1;
     }
   }
   /* a value computed from one that varies varies too (a coincidence of sizes is not a proof) */

@@ -228,6 +228,19 @@ static void mark_dyn(Infer *in, const Value *v, const mck_arg *ex) {
   }
 }
 
+/* Node n's results have sizes that depend on the data (its kernel said so in meta mode): typed
+ * at their bounds, they and everything computed from them are run-time shapes, never folded. */
+static void data_sized(Infer *in, const Node *n) {
+  Graph *g = in->g;
+  if (!g->sized_by_data) {
+    g->sized_by_data = true;
+    g->sized_loc = n->loc;
+    g->sized_kind = n->kind;
+    g->sized_py = n->py_loc;
+  }
+  for (int i = 0; i < n->noutputs; i++) mark_dyn(in, n->outputs[i], NULL);
+}
+
 /* Runs kernel node n for real on its inputs' (example) values, as fold_node does, without
  * making constants: the results stay in na->out. false when a value is not known. */
 static bool example_run(Infer *in, const OpDef *op, NodeArgs *na) {
@@ -265,7 +278,7 @@ static bool infer_dynamic_node(Infer *in, Node *n, const OpDef *op) {
   if (!tainted) return false;
   for (int i = 0; i < n->noutputs; i++)
     if (n->outputs[i]->type->kind == TY_TENSOR && storage_written(in->g, n->outputs[i])) have = false;
-  bool ran = have && example_run(in, op, &na);
+  bool ran = have && !(op->flags & OPF_DATA_SIZED) && example_run(in, op, &na);
   if (!ran) {
     for (int i = 0; i < na.nout; i++) kargs_out(in->scratch, n->outputs[i], &na.out[i]);
     mck_ctx ctx = {0};
@@ -276,6 +289,7 @@ static bool infer_dynamic_node(Infer *in, Node *n, const OpDef *op) {
       in->errs++;
       return true;
     }
+    if (ctx.sized_by_data) data_sized(in, n);
   }
   for (int i = 0; i < na.nout; i++) {
     set_type_from_arg(in, n->outputs[i], &na.out[i], n);
@@ -602,6 +616,7 @@ static void infer_kernel_node(Infer *in, Node *n, const OpDef *op) {
     return;
   }
   for (int i = 0; i < na.nout; i++) set_type_from_arg(in, n->outputs[i], &na.out[i], n);
+  if (ctx.sized_by_data) data_sized(in, n);
   /* A Scalar read out of a tensor (aten::item, aten::ScalarImplicit) has the kind of the
    * tensor's dtype, as the Python number PyTorch returns: float, bool or int. */
   if (na.nout == 1 && n->outputs[0]->type->kind == TY_NUMBER && na.nin >= 1 && na.in[0].kind == MCK_TENSOR &&
@@ -1227,7 +1242,7 @@ static void infer_block(Infer *in, Block *b) {
     ArenaMark m = arena_mark(in->scratch);
     infer_node(in, n);
     /* a node's kernel arguments are scratch; dynamic graphs keep example values (ex[]) there */
-    if (in->g->ndims == 0) arena_release(in->scratch, m);
+    if (!in->dyn) arena_release(in->scratch, m);
     /* a prim::If that was inlined put its block's nodes before `next`: visit them too */
     if (!n->owner && prev != NULL && prev->next != next) next = prev->next;
     else if (!n->owner && prev == NULL && b->first != next) next = b->first;

@@ -23,6 +23,10 @@ typedef struct EmitOptions {
    * trailer "mc-weights ID\n" that the assembler's .incbin length and NAME_create check, so a
    * mixed set of outputs (an interrupted compile) fails to build or to create. */
   const char *build_id;
+  /* --target cuda only (NULL: none): called for every node emit_cuda runs on the host by its C
+   * kernel, with why it has no device code (mc inspect --target cuda lists them). */
+  void (*on_host)(void *ctx, const Node *n, const char *why);
+  void *on_host_ctx;
 } EmitOptions;
 
 /* Writes the C source to `c` and the header to `h`. Returns the number of errors reported. */

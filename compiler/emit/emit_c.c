@@ -1138,7 +1138,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   e.c = c;
   e.d = d;
   DynInfo dyn = {0};
-  if (g->ndims) { /* dynamic extents: shapes at the Dims' bounds, a plan that holds them all */
+  if (ir_graph_is_dynamic(g)) { /* dynamic extents: shapes at the Dims' bounds, a plan that holds them all */
     if (dyn_analyse(g, &dyn, d) ||
         plan_graph_sized(g, &e.plan, o->max_arena_bytes, dyn.bytes, dyn.nvalues, d)) {
       dyn_info_free(&dyn);

@@ -63,6 +63,7 @@ static bool cu_store(Cu *e, const Node *at, const Value *to, const Value *r) {
     CuDesc tmp = *src;
     tmp.base = CB_ARENA;
     tmp.off = 0;
+    tmp.dyn = 0;
     tmp.boff = cu_scratch(e, (size_t)cu_numel(src) * ir_dtype_size(src->dtype));
     cu_contig(&tmp);
     cu_copy_into(e, at, &tmp, tmp.st, src);
@@ -223,12 +224,12 @@ static void cu_node(Cu *e, const Node *n) {
   }
   /* a device kernel when one takes this node (tried quietly: it may decline), else the host */
   const CuOp *co = cu_lookup(n->kind);
-  bool device = co && !(op && op->effect == EFF_WRITE);
-  for (int i = 0; i < n->noutputs; i++)
-    if (n->outputs[i]->type->kind != TY_TENSOR) device = false;
-  for (int i = 0; i < n->ninputs && device; i++)
-    if (cu_host_scalar(n->inputs[i])) device = false;
-  if (device) {
+  const char *why = !co ? "no device kernel" : op && op->effect == EFF_WRITE ? "writes its operand in place" : NULL;
+  for (int i = 0; i < n->noutputs && !why; i++)
+    if (n->outputs[i]->type->kind != TY_TENSOR) why = "a scalar result (read on the host)";
+  for (int i = 0; i < n->ninputs && !why; i++)
+    if (cu_host_scalar(n->inputs[i])) why = "a scalar argument computed at run time";
+  if (!why) {
     char *buf = NULL;
     size_t len = 0;
     FILE *tf = open_memstream(&buf, &len);
@@ -247,7 +248,9 @@ static void cu_node(Cu *e, const Node *n) {
       e->tmp = tmp;
       e->scratch_cur = e->scratch_base;
     }
+    why = "its device kernel does not take this case (dtype, mode or argument)";
   }
+  if (e->o->on_host) e->o->on_host(e->o->on_host_ctx, n, why);
   cu_host(e, n, op);
 }
 
@@ -342,6 +345,12 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
                "compile for the C target, or export with fixed shapes", g->dims[0].value->name, g->dims[0].name);
     return 1;
   }
+  if (g->sized_by_data) { /* a result sized by the data (infer noted the first node making one) */
+    diag_error(d, g->sized_loc, "the CUDA target does not support results whose size depends on the data yet "
+               "('%s'); compile for the C target (--target c)", g->sized_kind);
+    if (g->sized_py) diag_note(d, g->sized_loc, "from PyTorch code at %s", g->sized_py);
+    return 1;
+  }
   if (plan_graph_bounded(g, &e.plan, o->max_arena_bytes, d)) {
     plan_free(&e.plan);
     return 1;
@@ -370,6 +379,7 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     x->ndim = v->type->ndim;
     memcpy(x->shape, v->type->shape, sizeof x->shape);
     cu_contig(x);
+    x->sbytes = (size_t)cu_numel(x) * ir_dtype_size(x->dtype);
   }
   for (int k = 0; k < e.plan.nnodes && !e.errs; k++) {
     const Node *n = e.plan.order[k];
@@ -385,6 +395,7 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
         x->ndim = v->type->ndim;
         memcpy(x->shape, v->type->shape, sizeof x->shape);
         cu_contig(x);
+        x->sbytes = (size_t)cu_numel(x) * ir_dtype_size(x->dtype);
       }
     for (int i = 0; i < n->noutputs; i++) {
       const Value *v = n->outputs[i];
@@ -395,6 +406,7 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
       x->ndim = v->type->ndim;
       memcpy(x->shape, v->type->shape, sizeof x->shape);
       cu_contig(x);
+      x->sbytes = (size_t)cu_numel(x) * ir_dtype_size(x->dtype);
       if (s->kind == ST_ARENA) {
         x->base = CB_ARENA;
         x->boff = s->offset;

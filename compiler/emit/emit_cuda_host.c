@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *cu_dtype_macro(DType t);
+
 /* ---- compile-time evaluation: views (meta mode) and constant nodes (reference kernels) ---- */
 static mck_tensor cu_mck(const CuDesc *x, void *data) {
   mck_tensor t;
@@ -24,8 +26,9 @@ static mck_tensor cu_mck(const CuDesc *x, void *data) {
 }
 
 /* Kernel arguments for n's inputs; tensors from their descriptors (data: host weights when
- * `host`, else NULL). False when an argument is not known at compile time. */
-static bool cu_args(Cu *e, const Node *n, mck_arg *in, mck_tensor *ts, mck_tensor **lists, bool host) {
+ * `host`, else NULL). False when an argument is not known at compile time, except that with
+ * `rt` a scalar computed at run time becomes MCK_UNKNOWN (meta mode) and sets *rt. */
+static bool cu_args(Cu *e, const Node *n, mck_arg *in, mck_tensor *ts, mck_tensor **lists, bool host, bool *rt) {
   int nt = 0;
   for (int i = 0; i < n->ninputs; i++) {
     const Value *v = n->inputs[i];
@@ -38,7 +41,7 @@ static bool cu_args(Cu *e, const Node *n, mck_arg *in, mck_tensor *ts, mck_tenso
     }
     if (v->type->kind == TY_TENSOR) {
       const CuDesc *dsc = cu_of(e, v);
-      if (!dsc || (host && dsc->base != CB_WEIGHTS)) return false;
+      if (!dsc || (host && (dsc->base != CB_WEIGHTS || dsc->dyn))) return false;
       ts[nt] = cu_mck(dsc, host ? e->w + dsc->boff : NULL);
       x->kind = MCK_TENSOR;
       x->u.t = &ts[nt++];
@@ -65,7 +68,7 @@ static bool cu_args(Cu *e, const Node *n, mck_arg *in, mck_tensor *ts, mck_tenso
         if (ld->ninputs > IR_MAX_DIMS * 8 || nt + ld->ninputs > IR_MAX_DIMS * 8) return false;
         for (int k = 0; k < ld->ninputs; k++) {
           const CuDesc *dsc = cu_of(e, ld->inputs[k]);
-          if (!dsc || (host && dsc->base != CB_WEIGHTS)) return false;
+          if (!dsc || (host && (dsc->base != CB_WEIGHTS || dsc->dyn))) return false;
           ts[nt] = cu_mck(dsc, host ? e->w + dsc->boff : NULL);
           l[k] = &ts[nt++];
         }
@@ -76,6 +79,12 @@ static bool cu_args(Cu *e, const Node *n, mck_arg *in, mck_tensor *ts, mck_tenso
       }
       return false; /* lists of scalars arrive as constants after infer */
     }
+    if (rt && !ir_is_constant(v) && (v->type->kind == TY_INT || v->type->kind == TY_BOOL || v->type->kind == TY_FLOAT)) {
+      x->kind = MCK_UNKNOWN;
+      x->n = v->type->kind == TY_INT ? MCK_INT : v->type->kind == TY_BOOL ? MCK_BOOL_ARG : MCK_FLOAT;
+      *rt = true;
+      continue;
+    }
     return false;
   }
   return true;
@@ -83,6 +92,42 @@ static bool cu_args(Cu *e, const Node *n, mck_arg *in, mck_tensor *ts, mck_tenso
 
 #define CU_MAX_ARGS 16
 #define CU_MAX_TS (IR_MAX_DIMS * 8)
+
+/* A view at a run-time index (select / narrow of a loop counter, an item()): its shape and
+ * strides are the meta-mode ones (the index taken as 0, which the offset alone depends on), and
+ * the run function computes the offset by calling the view's C kernel on the host, which also
+ * checks the index's bounds as the C target does (mc_run fails with PyTorch's message):
+ * vo<k>_ = (offset at the index) - (offset at 0) + the source's own run-time offset. */
+static bool cu_view_rt(Cu *e, const Node *n, const OpDef *op, const CuDesc *src, CuDesc *y) {
+  FILE *f = e->c;
+  for (int i = 0; i < n->ninputs; i++)
+    if (i != op->effect_arg && n->inputs[i]->type->kind == TY_TENSOR)
+      return cu_unsupported(e, n, "(a view at a run-time index with a tensor argument)");
+  int k = ++e->tmp;
+  e->host = true;
+  fprintf(f, "  int64_t vo%d_; /* %%%s: its offset is computed at run time */\n  {\n", k, emit_text_cm(n->outputs[0]->name));
+  fprintf(f, "    mck_tensor hv_ = {NULL, INT64_C(%lld), %s, %d, ", (long long)src->off, cu_dtype_macro(src->dtype), src->ndim);
+  cu_dims(f, src->ndim, src->shape);
+  fputs(", ", f);
+  cu_dims(f, src->ndim, src->st);
+  fprintf(f, "};\n    mck_tensor ov_;\n    memset(&ov_, 0, sizeof ov_);\n    mck_arg in_[%d];\n    mck_arg out_[1];\n"
+             "    memset(in_, 0, sizeof in_);\n    memset(out_, 0, sizeof out_);\n",
+          n->ninputs ? n->ninputs : 1);
+  for (int i = 0; i < n->ninputs; i++) {
+    char lhs[32];
+    snprintf(lhs, sizeof lhs, "in_[%d]", i);
+    if (i == op->effect_arg) fprintf(f, "    in_[%d].kind = MCK_TENSOR;\n    in_[%d].u.t = &hv_;\n", i, i);
+    else if (!cu_put_scalar(e, n, lhs, n->inputs[i])) return false;
+  }
+  fprintf(f, "    out_[0].kind = MCK_TENSOR;\n    out_[0].u.t = &ov_;\n    if (%s(&ctx_, out_, 1, in_, %d)) return mcu_host_fail_(err, &ctx_, ",
+          op->kernel_name, n->ninputs);
+  cu_loc(e, n);
+  fprintf(f, ");\n    vo%d_ = ov_.offset - INT64_C(%lld)", k, (long long)y->off);
+  if (src->dyn) fprintf(f, " + vo%d_", src->dyn);
+  fputs(";\n  }\n", f);
+  y->dyn = k;
+  return true;
+}
 
 /* A view: its descriptor from the op's kernel in meta mode over the input's descriptor. */
 bool cu_view(Cu *e, const Node *n, const OpDef *op) {
@@ -96,7 +141,8 @@ bool cu_view(Cu *e, const Node *n, const OpDef *op) {
   mck_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
   ctx.meta = 1;
-  bool ok = lists && n->ninputs <= CU_MAX_ARGS && n->noutputs == 1 && cu_args(e, n, in, ts, lists, false) &&
+  bool rt = false;
+  bool ok = lists && n->ninputs <= CU_MAX_ARGS && n->noutputs == 1 && cu_args(e, n, in, ts, lists, false, &rt) &&
             op->kernel(&ctx, out, 1, in, n->ninputs) == 0 && ot.offset >= 0;
   free(lists);
   if (!ok)
@@ -110,7 +156,7 @@ bool cu_view(Cu *e, const Node *n, const OpDef *op) {
   y->ndim = ot.ndim;
   memcpy(y->shape, ot.shape, sizeof y->shape);
   memcpy(y->st, ot.stride, sizeof y->st);
-  return true;
+  return !rt || cu_view_rt(e, n, op, src, y);
 }
 
 /* A node whose tensor inputs are all constants: computed now, its results become weights.
@@ -124,7 +170,7 @@ int cu_fold(Cu *e, const Node *n, const OpDef *op) {
     const Value *v = n->inputs[i];
     if (v->type->kind == TY_TENSOR && !ir_constant_is_none(v)) {
       const CuDesc *x = cu_of(e, v);
-      if (!x || x->base != CB_WEIGHTS) return 0;
+      if (!x || x->base != CB_WEIGHTS || x->dyn) return 0;
       any_tensor = true;
     }
   }
@@ -149,7 +195,7 @@ int cu_fold(Cu *e, const Node *n, const OpDef *op) {
   memset(&ctx, 0, sizeof ctx);
   ctx.nthreads = 1;
   int rc = 0;
-  if (buf && lists && cu_args(e, n, in, ts, lists, true)) {
+  if (buf && lists && cu_args(e, n, in, ts, lists, true, NULL)) {
     if (op->kernel(&ctx, out, 1, in, n->ninputs) != 0) {
       cu_err(e, n, "'%s': evaluating it at compile time failed: %s", n->kind, ctx.err);
       rc = -1;
@@ -163,6 +209,7 @@ int cu_fold(Cu *e, const Node *n, const OpDef *op) {
       y->ndim = t->ndim;
       memcpy(y->shape, t->shape, sizeof y->shape);
       cu_contig(y);
+      y->sbytes = bytes;
       rc = at == SIZE_MAX ? -1 : 1;
     }
   }
@@ -310,6 +357,11 @@ static void cu_hent_span(CuHEnt *h) {
   const CuDesc *x = &h->x;
   int64_t es = (int64_t)ir_dtype_size(x->dtype), lo = 0, hi = 0, base = x->base == CB_INPUT ? 0 : (int64_t)x->boff;
   h->at = base + x->off * es;
+  if (x->dyn) { /* where it lies is known at run time: the whole storage (cu_hent_add checks sbytes) */
+    h->lo = base;
+    h->hi = base + (int64_t)x->sbytes;
+    return;
+  }
   if (cu_numel(x) == 0) {
     h->lo = h->hi = h->at;
     return;
@@ -338,6 +390,7 @@ static bool cu_hent_add(Cu *e, const Node *n, CuHEnt *hs, int *nh, const Value *
   h->x = *x;
   h->out = out;
   h->wr = wr;
+  if (x->dyn && !x->sbytes) return cu_unsupported(e, n, "(a view at a run-time offset of storage of unknown size)");
   cu_hent_span(h);
   return true;
 }
@@ -349,6 +402,7 @@ static void cu_put_hdesc(Cu *e, const char *nm, const CuHEnt *h, const size_t *g
   fprintf(f, "    mck_tensor %s = {", nm);
   if (x->base == CB_WEIGHTS) fprintf(f, "(void *)%s_weights_, %lld", e->o->name, (long long)(h->at / es));
   else fprintf(f, "(void *)(H_ + %zu), %lld", goff[h->grp], (long long)((h->at - glo[h->grp]) / es));
+  if (x->dyn) fprintf(f, " + vo%d_", x->dyn);
   fprintf(f, ", %s, %d, ", cu_dtype_macro(x->dtype), x->ndim);
   cu_dims(f, x->ndim, x->shape);
   fputs(", ", f);

@@ -30,6 +30,11 @@ typedef struct CuDesc {
   DType dtype;
   int ndim;
   int64_t shape[IR_MAX_DIMS], st[IR_MAX_DIMS];
+  /* A view whose offset is known only at run time (select / narrow at a run-time index): the
+   * host variable vo<dyn>_ holds the elements to add to `off` (0: none). sbytes: the byte size
+   * of the storage it views (set where storage is made; host copies of such views take all of it). */
+  int dyn;
+  size_t sbytes;
 } CuDesc;
 
 typedef struct Cu {

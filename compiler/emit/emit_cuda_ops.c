@@ -250,6 +250,7 @@ bool cu_write_back(Cu *e, const Node *n) {
   CuDesc tmp = s2;
   tmp.base = CB_ARENA;
   tmp.off = 0;
+  tmp.dyn = 0;
   tmp.boff = cu_scratch(e, (size_t)cu_numel(&s2) * ir_dtype_size(s2.dtype));
   cu_contig(&tmp);
   cu_copy_into(e, n, &tmp, tmp.st, &s2);
@@ -531,6 +532,7 @@ static bool cu_conv(Cu *e, const Node *n, const char *arg) {
   if (!direct) {
     col.base = CB_ARENA;
     col.off = 0;
+    col.dyn = 0;
     col.boff = cu_scratch(e, (size_t)(N * K * OHW) * sizeof(float));
     fputs("  {\n", f);
     cu_put_conv(e, "g_", geo);

@@ -165,8 +165,10 @@ const char *cu_elem_type(DType t) {
 /* Writes a typed device pointer to x's first element: ((float *)(A_ + 1024) + 3). */
 void cu_ptr(Cu *e, const CuDesc *x, const char *ctype) {
   FILE *f = e->c;
-  if (x->base == CB_INPUT) fprintf(f, "((%s *)in[%d] + %lld)", ctype, x->input, (long long)x->off);
-  else fprintf(f, "((%s *)(%s + %zu) + %lld)", ctype, x->base == CB_WEIGHTS ? "W_" : "A_", x->boff, (long long)x->off);
+  char dyn[32] = "";
+  if (x->dyn) snprintf(dyn, sizeof dyn, " + vo%d_", x->dyn);
+  if (x->base == CB_INPUT) fprintf(f, "((%s *)in[%d] + %lld%s)", ctype, x->input, (long long)x->off, dyn);
+  else fprintf(f, "((%s *)(%s + %zu) + %lld%s)", ctype, x->base == CB_WEIGHTS ? "W_" : "A_", x->boff, (long long)x->off, dyn);
 }
 void cu_fptr(Cu *e, const CuDesc *x) {
   if (x) cu_ptr(e, x, "float");
@@ -265,6 +267,7 @@ CuDesc cu_make_compact(Cu *e, const Node *n, const CuDesc *x) {
   CuDesc y = *x;
   y.base = CB_ARENA;
   y.off = 0;
+  y.dyn = 0;
   y.boff = cu_scratch(e, (size_t)cu_numel(x) * ir_dtype_size(x->dtype));
   cu_contig(&y);
   cu_copy_into(e, n, &y, y.st, x);

@@ -219,7 +219,16 @@ struct Graph {
   struct TypeSet *types; /* shared types (ir_type_shared, ir_type_scalar) */
   struct IrDim *dims;  /* dynamic extents of the graph inputs (docs/dynamic.md); ndims of them */
   int ndims;
+  /* Set by infer: a node's result has a size that depends on the data (nonzero, masked_select,
+   * a boolean-mask index; OPF_DATA_SIZED rows), so the graph is compiled as a dynamic one even
+   * without Dims (ir_graph_is_dynamic). */
+  bool sized_by_data;
+  SrcLoc sized_loc;            /* ... the first such node's location, kind and Python location */
+  const char *sized_kind, *sized_py;
 };
+
+/* Whether g has run-time shapes: Dims on its inputs, or results sized by the data. */
+static inline bool ir_graph_is_dynamic(const struct Graph *g) { return g->ndims > 0 || g->sized_by_data; }
 
 /* A graph input extent that varies at run time: extent `axis` of graph input `value` follows the Dim `name`, any size in [min, max]; extents sharing a name are one size. The
  * parameter's type holds the example's extent. */

@@ -533,4 +533,89 @@ static inline int ki_masked_scatter_(mck_ctx *c, mck_arg *out, int nout, const m
   (void)nin;
   return ki_masked_scatter_impl(c, out, nout, in, "aten::masked_scatter_", 1);
 }
+/* ---- outputs whose size depends on the data ---------------------------------------------- */
+/* In meta mode these give the bound (every element selected) and set ctx->sized_by_data; the
+ * real call counts and gives the output its real shape (mck_out_sized, docs/dynamic.md). */
+static inline int ki_is_nonzero_at(const mck_tensor *t, int64_t off) {
+  if (mck_is_float(t->dtype)) return mck_getf(t, off) != 0.0; /* NaN counts, as in PyTorch */
+  return mck_geti(t, off) != 0;
+}
+
+/* nonzero(self) / argwhere(self): int64 [n, self.dim()] of the indices of the nonzero
+ * elements, row-major (a 0-d self gives [n, 0]). */
+static inline int ki_nonzero_impl(mck_ctx *c, mck_arg *out, const mck_arg *in, const char *op) {
+  if (in[0].kind != MCK_TENSOR) return mck_fail(c, "%s: expects a tensor", op);
+  const mck_tensor *t = in[0].u.t;
+  mck_tensor *o = out[0].u.t;
+  if (t->ndim > MCK_MAX_DIMS) return mck_fail(c, "%s: too many dimensions", op);
+  int64_t tot = mck_numel(t), cnt = 0;
+  const int64_t *st[1] = {t->stride};
+  int64_t base[1] = {t->offset};
+  mck_iter it;
+  if (!c->meta) {
+    mck_iter_init(&it, t->ndim, t->shape, 1, st, base);
+    for (int64_t e = 0; e < tot; e++, mck_iter_next(&it)) cnt += ki_is_nonzero_at(t, it.off[0]);
+  } else {
+    cnt = tot;
+  }
+  int64_t shape[2] = {cnt, t->ndim};
+  if (mck_out_sized(c, o, MCK_I64, 2, shape)) return -1;
+  if (c->meta) return 0;
+  int64_t *y = (int64_t *)o->data + o->offset, w = 0;
+  mck_iter_init(&it, t->ndim, t->shape, 1, st, base);
+  for (int64_t e = 0; e < tot; e++, mck_iter_next(&it)) {
+    if (!ki_is_nonzero_at(t, it.off[0])) continue;
+    for (int i = 0; i < t->ndim; i++) y[w * t->ndim + i] = it.idx[i];
+    w++;
+  }
+  return 0;
+}
+static inline int ki_nonzero(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  return ki_nonzero_impl(c, out, in, "aten::nonzero");
+}
+static inline int ki_argwhere(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  return ki_nonzero_impl(c, out, in, "aten::argwhere");
+}
+
+/* masked_select(self, mask): the elements of self where the (bool) mask is true, self and mask
+ * broadcast together, row-major, as a 1-d tensor of self's dtype. */
+static inline int ki_masked_select(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout, (void)nin;
+  if (in[0].kind != MCK_TENSOR || in[1].kind != MCK_TENSOR) return mck_fail(c, "aten::masked_select: expects tensors");
+  const mck_tensor *t = in[0].u.t, *m = in[1].u.t;
+  mck_tensor *o = out[0].u.t;
+  if (m->dtype != MCK_BOOL)
+    return mck_fail(c, "aten::masked_select: expected BoolTensor for mask");
+  int nb;
+  int64_t bs[MCK_MAX_DIMS], ts[MCK_MAX_DIMS], ms[MCK_MAX_DIMS];
+  if (mck_broadcast_shape(t->ndim, t->shape, m->ndim, m->shape, &nb, bs))
+    return mck_fail(c, "aten::masked_select: The size of tensor a must match the size of tensor b at a non-singleton dimension");
+  mck_broadcast_strides(t, nb, bs, ts);
+  mck_broadcast_strides(m, nb, bs, ms);
+  int64_t tot = 1, cnt = 0;
+  for (int i = 0; i < nb; i++) tot *= bs[i];
+  const int64_t *st[2] = {ts, ms};
+  int64_t base[2] = {t->offset, m->offset};
+  mck_iter it;
+  if (!c->meta) {
+    mck_iter_init(&it, nb, bs, 2, st, base);
+    for (int64_t e = 0; e < tot; e++, mck_iter_next(&it)) cnt += mck_geti(m, it.off[1]) != 0;
+  } else {
+    cnt = tot;
+  }
+  if (mck_out_sized(c, o, t->dtype, 1, &cnt)) return -1;
+  if (c->meta) return 0;
+  size_t es = mck_dtype_size(t->dtype);
+  char *y = (char *)o->data + o->offset * (int64_t)es;
+  const char *x = (const char *)t->data;
+  mck_iter_init(&it, nb, bs, 2, st, base);
+  for (int64_t e = 0; e < tot; e++, mck_iter_next(&it)) {
+    if (mck_geti(m, it.off[1]) == 0) continue;
+    memcpy(y, x + it.off[0] * (int64_t)es, es);
+    y += es;
+  }
+  return 0;
+}
 #endif

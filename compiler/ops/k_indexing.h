@@ -24,6 +24,8 @@ typedef struct ks_index_plan {
   int first;                       /* first indexed self dim */
   int ndim;                        /* result rank */
   int64_t shape[MCK_MAX_DIMS];
+  int sized;                       /* a boolean mask: the result's size depends on the data (in
+                                      meta mode the shape is its bound: every element selected) */
 } ks_index_plan;
 
 static inline void ks_index_plan_free(ks_index_plan *p) {
@@ -48,27 +50,28 @@ static inline int ks_index_plan_make(mck_ctx *c, const char *op, ks_index_plan *
       for (int i = 0; i < t->ndim; i++)
         if (t->shape[i] != s->shape[d + i])
           return mck_fail(c, "%s: The shape of the mask [...] at index %d does not match the shape of the indexed tensor at index %d", op, i, d + i);
-      if (c->meta) return mck_fail(c, "%s: a boolean mask index gives a data-dependent shape", op);
+      if (t->ndim == 0) return mck_fail(c, "%s: 0-dim boolean index is not supported", op);
       int64_t cnt = 0, tot = mck_numel(t);
+      p->sized = 1;
       mck_iter it;
       const int64_t *st[1] = {t->stride};
       int64_t base[1] = {t->offset};
-      mck_iter_init(&it, t->ndim, t->shape, 1, st, base);
-      for (int64_t e = 0; e < tot; e++, mck_iter_next(&it)) cnt += mck_geti(t, it.off[0]) != 0;
-      int nd0 = t->ndim ? t->ndim : 1;
-      if (t->ndim == 0) {
-        return mck_fail(c, "%s: 0-dim boolean index is not supported", op);
-      }
-      for (int i = 0; i < nd0; i++) {
-        p->owned[d + i] = (int64_t *)malloc(sizeof(int64_t) * (size_t)(cnt ? cnt : 1));
-        if (!p->owned[d + i]) return mck_fail(c, "%s: out of memory", op);
-      }
-      mck_iter_init(&it, t->ndim, t->shape, 1, st, base);
-      int64_t w = 0;
-      for (int64_t e = 0; e < tot; e++, mck_iter_next(&it)) {
-        if (mck_geti(t, it.off[0]) == 0) continue;
-        for (int i = 0; i < t->ndim; i++) p->owned[d + i][w] = it.idx[i];
-        w++;
+      if (c->meta) {
+        cnt = tot; /* the bound; the real call counts */
+      } else {
+        mck_iter_init(&it, t->ndim, t->shape, 1, st, base);
+        for (int64_t e = 0; e < tot; e++, mck_iter_next(&it)) cnt += mck_geti(t, it.off[0]) != 0;
+        for (int i = 0; i < t->ndim; i++) {
+          p->owned[d + i] = (int64_t *)malloc(sizeof(int64_t) * (size_t)(cnt ? cnt : 1));
+          if (!p->owned[d + i]) return mck_fail(c, "%s: out of memory", op);
+        }
+        mck_iter_init(&it, t->ndim, t->shape, 1, st, base);
+        int64_t w = 0;
+        for (int64_t e = 0; e < tot; e++, mck_iter_next(&it)) {
+          if (mck_geti(t, it.off[0]) == 0) continue;
+          for (int i = 0; i < t->ndim; i++) p->owned[d + i][w] = it.idx[i];
+          w++;
+        }
       }
       for (int i = 0; i < t->ndim; i++) {
         mck_tensor *x = &p->ix[d + i];
@@ -185,7 +188,7 @@ static inline int ks_index(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in
     if (!offs) rc = mck_fail(c, "aten::index: out of memory");
     if (!rc) rc = ks_index_walk(c, "aten::index", &p, s, offs);
   }
-  if (!rc) rc = mck_out(c, o, s->dtype, p.ndim, p.shape);
+  if (!rc) rc = p.sized ? mck_out_sized(c, o, s->dtype, p.ndim, p.shape) : mck_out(c, o, s->dtype, p.ndim, p.shape);
   if (!rc && !c->meta) {
     mck_tensor src = *s, dst = *o;
     src.ndim = dst.ndim = 0;

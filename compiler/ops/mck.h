@@ -71,6 +71,10 @@ typedef struct mck_ctx {
   const float *pack;
   int pack_kind;
   int64_t pack_m, pack_k, pack_g;
+  /* Set by a kernel in meta mode when its output's size depends on the data (nonzero,
+   * masked_select, a boolean-mask index, unique: rows with OPF_DATA_SIZED): the shape it gave
+   * is the bound, and the real call sets the output's real shape (mck_out_sized). */
+  int sized_by_data;
   char err[256];
 } mck_ctx;
 
@@ -475,6 +479,25 @@ static inline int mck_out(mck_ctx *c, mck_tensor *o, int dtype, int ndim, const 
     return 0;
   }
   return mck_check_out(c, o, dtype, ndim, shape);
+}
+
+/* A fresh output whose size depends on the data: in meta mode `shape` is the bound (every
+ * element selected) and the kernel says so (ctx->sized_by_data); in a real call the caller
+ * prepared the output at that bound, and it takes the real `shape` (compact, in the same
+ * memory), which must not hold more elements. */
+static inline int mck_out_sized(mck_ctx *c, mck_tensor *o, int dtype, int ndim, const int64_t *shape) {
+  if (c->meta) {
+    c->sized_by_data = 1;
+    return mck_out(c, o, dtype, ndim, shape);
+  }
+  int64_t n = 1, cap = mck_numel(o);
+  for (int i = 0; i < ndim; i++) n *= shape[i];
+  if (o->dtype != dtype || o->ndim != ndim || n > cap)
+    return mck_fail(c, "internal: output prepared as %s rank %d of %lld elements, kernel computes %s rank %d of %lld",
+                    mck_dtype_name(o->dtype), o->ndim, (long long)cap, mck_dtype_name(dtype), ndim, (long long)n);
+  for (int i = 0; i < ndim; i++) o->shape[i] = shape[i];
+  mck_contiguous_strides(o);
+  return 0;
 }
 
 /* c10::ScalarType code (a TorchScript `dtype` argument: 6 = float32) -> MCK dtype, -1 if

@@ -66,6 +66,9 @@ enum {
                                     it (einsum that only permutes or takes a diagonal; diff with
                                     n < 0 returns self); mc computes a copy, so a later write to
                                     either, with the result read, is refused */
+  OPF_DATA_SIZED = 1 << 16,      /* the size of result 0 may depend on the data (nonzero, masked_select,
+                                    a boolean-mask index): in meta mode the kernel gives the bound and
+                                    sets ctx->sized_by_data; the real call sets the real shape */
 };
 
 /* What passes and emitters need to know about a convolution-like row (OpDef.conv): which

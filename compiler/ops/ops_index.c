@@ -85,6 +85,13 @@ static const OpDef rows[] = {
          "copy of self with self.flatten()[index] = source (+= when accumulate)"),
     INPLACE("put_", ki_put_, "aten::put", 3, 4,
             "(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)", "put in place"),
+    OPDEF("aten::nonzero", ki_nonzero, EFF_PURE, 0, NULL, 1, 1, OPF_DATA_SIZED, "(Tensor self) -> Tensor",
+          "int64 [n, self.dim()]: the indices of the nonzero elements, row-major (n known at run time)"),
+    OPDEF("aten::argwhere", ki_argwhere, EFF_PURE, 0, NULL, 1, 1, OPF_DATA_SIZED, "(Tensor self) -> Tensor",
+          "nonzero"),
+    OPDEF("aten::masked_select", ki_masked_select, EFF_PURE, 0, NULL, 2, 2, OPF_DATA_SIZED,
+          "(Tensor self, Tensor mask) -> Tensor",
+          "1-d: the elements of self where the bool mask (broadcast with self) is true, row-major (size known at run time)"),
     PURE("masked_scatter", ki_masked_scatter, 3, 3, "(Tensor self, Tensor mask, Tensor source) -> Tensor",
          "self (broadcast with mask) with the true positions taking source's elements in order"),
     INPLACE("masked_scatter_", ki_masked_scatter_, "aten::masked_scatter", 3, 3,
@@ -179,6 +186,6 @@ static const OpDef rows[] = {
            "(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor",
            "int64 category draws with weights self (rows of a 2-D self), from ki_rng"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 57, "index op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 60, "index op table size");
 
 const OpFamily ops_family_index = {"index", rows, (int)(sizeof rows / sizeof rows[0])};

@@ -14,11 +14,15 @@ kernels lack: exit 1 with a located diagnostic) is counted, not failed; the clos
 how many, and for which ops. So is a case mc rejects for the C target too, with the same first
 error (tests/e2e fails it). Any other compile failure, build failure or mismatch fails.
 
+A case with `run_error` is also run on its `run_inputs`: mc_run must fail with that message.
+The models in NO_FALLBACK (resnet18, mobilenet_v2, the transformer layers and the other
+torchvision models) must run entirely on the device: `mc inspect --target cuda` lists no node on
+the host.
+
 usage: emu.py [NAME_SUBSTRING ...]. Environment: MC, BUILD, as for run_e2e.py; cases marked
-heavy run only with MC_E2E_HEAVY=1. By default (make check) a fixed sample runs: every control-flow
-(ctl_*) and dtype (types_*) case and about half of the others, chosen by a hash of the name, so
-the same cases run every time; MC_CUDA_EMU_ALL=1 (make cuda-full) or name filters run every case.
-Exit 0 when nothing failed."""
+heavy run only with MC_E2E_HEAVY=1. Every other case runs (make check); MC_CUDA_EMU_SAMPLE=1
+runs a fixed sample for a quicker look: every control-flow (ctl_*) and dtype (types_*) case and
+about half of the others, chosen by a hash of the name. Exit 0 when nothing failed."""
 import collections
 import os
 import zlib
@@ -36,6 +40,9 @@ import torch  # noqa: E402
 import run_e2e as e2e  # noqa: E402
 
 OUT = os.path.join(e2e.BUILD, "cuda-emu")
+NO_FALLBACK = {"json_resnet18", "json_mobilenet_v2", "json_gpt_block", "json_encoder_layer_batch_first",
+               "json_encoder_layer_seq_first", "json_encoder_layer_causal_prenorm", "json_mlp", "json_lenet5",
+               "json_smallconv", "tv_squeezenet1_1", "tv_shufflenet_v2_x1_0", "tv_mobilenet_v3_small"}
 DIST = os.path.join(e2e.BUILD, "runtime-dist")
 CXX = os.environ.get("CXX", "clang++" if "clang" in e2e.CC else "c++")
 # runtime-dist holds every header of the runtime once the runtime's rule has made it; until
@@ -87,6 +94,11 @@ def check_case(case):
             return [], "(rejected by mc for the C target too)"
     if r.returncode != 0:
         return ["compile: mc exited %d:\n%s" % (r.returncode, r.stdout[-3000:])], None
+    if name in NO_FALLBACK:
+        r = e2e.run([e2e.MC, "inspect", path, "--target", "cuda"])
+        if r.returncode != 0 or "cuda: every node has device code (no host fallback)" not in r.stdout:
+            return ["mc inspect --target cuda: nodes on the host (this model must run on the device):\n%s" %
+                    r.stdout[r.stdout.find("cuda:"):][-3000:]], None
     r = e2e.run([CXX, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-DMC_CUDA_EMULATE"] + e2e.SAN + INC +
                 ["-x", "c++", "-c", "model.cu", "-o", "model.o"], cwd=d)
     if r.returncode != 0:
@@ -130,6 +142,19 @@ def check_case(case):
             msg = e2e.close(got, w, case.get("rtol", 1e-5), case.get("atol", 1e-6))
             if msg:
                 errors.append("%s: final value of input %d %s" % (mode, i, msg))
+    if "run_error" in case:
+        # inputs PyTorch raises on (an index out of range at run time): mc_run fails with its message
+        rfiles = []
+        for i, x in enumerate(case["run_inputs"]() if "run_inputs" in case else inputs):
+            p = os.path.join(d, "run_in_%d.bin" % i)
+            x.contiguous().numpy().tofile(p)
+            rfiles.append(p)
+        od = os.path.join(d, "run_error")
+        os.makedirs(od, exist_ok=True)
+        r = e2e.run([exe, "copy", od] + rfiles)
+        if r.returncode != 5 or case["run_error"] not in r.stdout:
+            errors.append("run_inputs: emu_harness exited %d (want 5, mc_run failing with %r):\n%s" %
+                          (r.returncode, case["run_error"], r.stdout[-2000:]))
     return errors, None
 
 
@@ -141,7 +166,7 @@ def sampled(name):
 def main():
     torch.set_num_threads(1)
     only = sys.argv[1:]
-    sample = not only and os.environ.get("MC_CUDA_EMU_ALL") != "1"
+    sample = not only and os.environ.get("MC_CUDA_EMU_SAMPLE") == "1"
     skipped = 0
     passed = failed = 0
     refused = collections.OrderedDict()
@@ -181,7 +206,7 @@ def main():
         print("cuda-emu: %d rejected by mc for the C target too (tests/e2e reports them): %s" %
               (len(rejected), " ".join(rejected)))
     print("cuda-emu: %d passed, %d failed, %d refused%s" % (passed, failed, nref, (
-        " (a sample: %d more cases with MC_CUDA_EMU_ALL=1 or make cuda-full)" % skipped) if skipped else ""))
+        " (a sample: %d more cases without MC_CUDA_EMU_SAMPLE=1)" % skipped) if skipped else ""))
     return 1 if failed else 0
 
 

@@ -16,8 +16,8 @@
 #     harness (tests/cuda/harness.c) on the small test models;
 #     tests/cuda/emu.py: every tests/e2e case that --target cuda accepts, built the spec-6 way,
 #     run in each binding mode and compared with PyTorch (refused cases are counted, not failed;
-#     a fixed sample by default, every case with MC_CUDA_EMU_ALL=1; MC_E2E_HEAVY=1 adds the
-#     heavy ones).
+#     every case but the heavy ones, which MC_E2E_HEAVY=1 adds; resnet18, mobilenet_v2 and the
+#     transformer models must have no node on the host, by mc inspect --target cuda).
 # Without nvcc (or under sanitizers) part 3 is skipped with a line saying so.
 set -e
 : "${MC:=build/mc}" "${BUILD:=build}" "${PYTHON:=/usr/bin/python3}" "${CUDA_HOME:=/usr/local/cuda}"
@@ -46,7 +46,11 @@ for f in tests/cuda/host/*.txt; do
   rm -f "$OUT/host.cu"
   if (cd tests/cuda/host && "$MCABS" compile "$name.txt" --target cuda -o "$OUT/host.cu") >"$OUT/host.log" 2>&1 &&
      grep -q "on the host: its C kernel" "$OUT/host.cu"; then
-    echo "cuda: host/$name: compiles, through the C kernels on the host: ok"
+    if "$MCABS" inspect "$f" --target cuda >"$OUT/host.inspect" 2>&1 && grep -q "^cuda: 1 node on the host" "$OUT/host.inspect"; then
+      echo "cuda: host/$name: compiles, through the C kernels on the host, as mc inspect --target cuda lists: ok"
+    else
+      echo "cuda: host/$name: mc inspect --target cuda does not list its host node: FAIL"; cat "$OUT/host.inspect"; fail=1
+    fi
   else
     echo "cuda: host/$name: FAIL"; cat "$OUT/host.log"; fail=1
   fi
@@ -138,8 +142,9 @@ fi
 ${MAKE:-make} -s BUILD="$BUILD" "$BUILD/libmcrt_cuda.a"
 ARCH="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
 # models of tests/cuda/emu.py without GEMMs or weights, with the block reduction; with control
-# flow and the C kernels on the host (types_promote_script: int32 and float64)
-for name in elementwise dce_sgd_traced ctl_nested_if_in_loop types_promote_script; do
+# flow and the C kernels on the host (types_promote_script: int32 and float64); views at a
+# run-time index (rtint_write_rows)
+for name in elementwise dce_sgd_traced ctl_nested_if_in_loop types_promote_script rtint_write_rows; do
   d="$ROOT/$BUILD/cuda-emu/$name"
   [ -f "$d/model.cu" ] || continue
   if (cd "$d" && "$NVCC" $ARCH -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$ROOT/runtime" -c model.cu -o model_nvcc.o) >"$d/nvcc.log" 2>&1; then

@@ -211,6 +211,14 @@ class GRUDecode(torch.nn.Module):
         return y, h
 
 
+class MaskRows(torch.nn.Module):
+    """Sizes from the data on top of a Dim: the rows whose first element is positive, the indices
+    of the elements over 0.5, and the selected rows' column sums."""
+    def forward(self, x):
+        r = x[x[:, 0] > 0]
+        return r * 2 + 1, torch.nonzero(x > 0.5), r.sum(0)
+
+
 class StridedLinear(torch.nn.Module):
     """A linear of a transposed input: the kernel copies its operand, scratch that grows with the
     batch (at the example's sizes mc's bound is short of it at batch 300: no_malloc's check)."""
@@ -292,6 +300,11 @@ CASES = [
      "dynamic_shapes": ({0: Dim("t", min=1, max=9), 1: Dim("b", min=1, max=4)},),
      "sizes": [lambda: (torch.randn(9, 4, 4),), lambda: (torch.randn(1, 1, 4),), lambda: (torch.randn(5, 3, 4),)],
      "atol": 1e-5},
+    {"name": "mask_rows_batch", "module": MaskRows, "example": lambda: (torch.randn(4, 3),),
+     "dynamic_shapes": ({0: Dim("batch", min=1, max=12)},),
+     "sizes": [lambda: (torch.rand(1, 3) + 0.1,), lambda: (torch.randn(12, 3),), lambda: (-torch.rand(5, 3),),
+               lambda: (torch.randn(7, 3),)],
+     "atol": 1e-6, "out_of_bounds": (0, [13, 3]), "mc_run": True, "no_malloc": True},
     {"name": "strided_linear_no_malloc", "module": StridedLinear, "example": lambda: (torch.randn(16, 2),),
      "dynamic_shapes": ({1: Dim("batch", min=1, max=300)},),
      "sizes": [lambda: (torch.randn(16, 300),), lambda: (torch.randn(16, 1),), lambda: (torch.randn(16, 57),)],

@@ -1,7 +1,9 @@
 """End-to-end tests: PyTorch module -> dump (TorchScript text or mc_export JSON) -> mc compile
 -> cc (gcc and clang, -std=c11 -Wall -Wextra -Werror) -> run through the runtime (copying,
 zero-copy and DLPack input binding) -> compare every output and the final value of every input
-with what PyTorch itself computed on the same inputs.
+with what PyTorch itself computed on the same inputs. A case's `more_inputs` (functions making
+other input sets of the same shapes) runs the same compiled model on each of them as well:
+results whose size depends on the data, at several sizes.
 
 Run with /usr/bin/python3 (Debian's python3-torch). Environment: MC (path to mc), BUILD (build
 dir), CC. Prints one line per case and mode and a closing 'N passed, N failed' line.
@@ -196,6 +198,23 @@ def check_case(case):
             errors.append("%s: harness exited %d: %s" % (label, r.returncode, r.stdout[-2000:]))
             continue
         errors.extend(compare_outputs(od, want, want_inputs, case, label))
+    for j, make in enumerate(case.get("more_inputs", [])):
+        xs = make()
+        ins2 = [x.clone() for x in xs]
+        with torch.no_grad():
+            want2 = [to_numpy(w) for w in flatten(mod(*ins2))]
+        files2 = []
+        for i, x in enumerate(xs):
+            p = os.path.join(d, "more%d_in_%d.bin" % (j, i))
+            x.contiguous().numpy().tofile(p)
+            files2.append(p)
+        od = os.path.join(d, "more%d" % j)
+        os.makedirs(od, exist_ok=True)
+        r = run([exe, "copy", od] + files2)
+        if r.returncode != 0:
+            errors.append("inputs %d: harness exited %d: %s" % (j + 1, r.returncode, r.stdout[-2000:]))
+            continue
+        errors.extend(compare_outputs(od, want2, [x.numpy() for x in ins2], case, "inputs %d" % (j + 1)))
     # threads split whole output tiles, each computed as on one thread: bitwise equal
     for mode, nt in runs[1:] if "threads" in case else []:
         a, b = os.path.join(d, "%s_t%d" % (runs[0][0], runs[0][1])), os.path.join(d, "%s_t%d" % (mode, nt))

@@ -497,6 +497,31 @@ def paired(w):
     w.error("aten::bincount", [torch.tensor([1, 2]), rnd(3), 3])
 
 
+def data_sized(w):
+    """nonzero, argwhere, masked_select (every dtype; strided, 0-d and empty inputs; broadcast
+    masks) and boolean-mask index: results whose size depends on the data (meta gives a bound)."""
+    for dt in DTYPES + [torch.bool]:
+        for shape in [(3, 4), (2, 3, 2), (5,), (), (0, 3)]:
+            x = ties(*shape, dtype=dt, hi=2)
+            w.case("aten::nonzero", [x], A.nonzero(x))
+            w.case("aten::argwhere", [x], A.argwhere(x))
+        x = strided(ties(3, 4, dtype=dt, hi=2))
+        w.case("aten::nonzero", [x], A.nonzero(x))
+        m = torch.rand(3, 4) > 0.5
+        x = rnd(3, 4, dtype=dt)
+        w.case("aten::masked_select", [x, m], A.masked_select(x, m))
+        w.case("aten::masked_select", [strided(x), m[0]], A.masked_select(strided(x), m[0]))  # broadcast mask
+        w.case("aten::masked_select", [x[0], m], A.masked_select(x[0], m))  # broadcast self
+        w.case("aten::masked_select", [x, torch.zeros(3, 4, dtype=torch.bool)],
+               A.masked_select(x, torch.zeros(3, 4, dtype=torch.bool)))
+        w.case("aten::index", [x, [m[:, 0]]], A.index(x, [m[:, 0]]))
+        w.case("aten::index", [x, [None, m[0]]], A.index(x, [None, m[0]]))
+        w.case("aten::index", [x, [m]], A.index(x, [m]))
+    x = rnd(3, 4)
+    w.error("aten::masked_select", [x, (torch.rand(3, 4) > 0.5).to(torch.int64)])  # not a bool mask
+    w.error("aten::masked_select", [x, torch.rand(2, 4) > 0.5])  # shapes do not broadcast
+
+
 def cases(w):
     sorting(w)
     selection(w)
@@ -505,3 +530,4 @@ def cases(w):
     index_ops(w)
     shapes(w)
     paired(w)
+    data_sized(w)

@@ -1,0 +1,106 @@
+"""Results whose size depends on the data (docs/dynamic.md, *Sizes from the data*): nonzero,
+argwhere, masked_select and boolean-mask indexing, alone and feeding further ops (reductions,
+arithmetic, indexing by the result, writes through a mask), traced and scripted. The compiled
+model plans each such result at its bound (every element selected) and reports the real shape
+after each run; the harness compares shapes, values and dtypes with PyTorch."""
+import torch
+import torch.nn as nn
+
+
+class Nonzero(nn.Module):
+    def forward(self, x):
+        return torch.nonzero(x > 0.5)
+
+
+class Argwhere(nn.Module):
+    def forward(self, x):
+        return torch.argwhere(x)
+
+
+class MaskedSelect(nn.Module):
+    """A mask broadcast against self, then arithmetic and a reduction over the selection."""
+
+    def forward(self, x, m):
+        s = torch.masked_select(x, m)
+        return s * 2 + 1, s.sum(), s.numel()
+
+
+class MaskIndex(nn.Module):
+    """x[mask] over the leading dims, then rows of the selection and their count."""
+
+    def forward(self, x):
+        rows = x[x[:, 0] > 0]
+        return rows, rows.mean(0), rows.size(0)
+
+
+class MaskIndexMiddle(nn.Module):
+    """A mask on dim 1 of a 3-d tensor: the selected extent sits in the middle."""
+
+    def forward(self, x, m):
+        return x[:, m] + 1
+
+
+class GatherByNonzero(nn.Module):
+    """Indices from nonzero used to index another tensor (advanced indexing by the result)."""
+
+    def forward(self, x, y):
+        idx = torch.nonzero(x > 0)
+        return y[idx[:, 0], idx[:, 1]], idx.size(0) * 2
+
+
+class WriteThroughMask(nn.Module):
+    """A boolean-mask write (index_put_ with a mask), then the selection of what was written."""
+
+    def forward(self, x):
+        y = x.clone()
+        y[y < 0] = 0.0
+        return y, y[y > 0.5]
+
+
+class EmptySelection(nn.Module):
+    def forward(self, x):
+        return torch.nonzero(x > 100.0), x[x > 100.0].sum()
+
+
+def _mask(*s):
+    return lambda: [torch.randn(*s), torch.rand(s[-1]) > 0.5]
+
+
+def _sets(*makers):
+    """Other input sets for the same compiled model: none selected, all selected, some."""
+    return list(makers)
+
+
+CASES = []
+for method in ("trace", "script"):
+    sfx = "_" + method
+    CASES += [
+        dict(name="ds_nonzero" + sfx, module=Nonzero, inputs=lambda: [torch.rand(4, 5)], format="json", method=method,
+             more_inputs=_sets(lambda: [torch.zeros(4, 5)], lambda: [torch.ones(4, 5)], lambda: [torch.rand(4, 5)])),
+        dict(name="ds_argwhere" + sfx, module=Argwhere, inputs=lambda: [(torch.rand(3, 2, 4) > 0.4).float()],
+             format="json", method=method,
+             more_inputs=_sets(lambda: [torch.zeros(3, 2, 4)], lambda: [torch.full((3, 2, 4), float("nan"))],
+                               lambda: [(torch.rand(3, 2, 4) > 0.8).float()])),
+        dict(name="ds_masked_select" + sfx, module=MaskedSelect, inputs=_mask(3, 6), format="json", method=method,
+             more_inputs=_sets(lambda: [torch.randn(3, 6), torch.zeros(6, dtype=torch.bool)],
+                               lambda: [torch.randn(3, 6), torch.ones(6, dtype=torch.bool)], _mask(3, 6))),
+        dict(name="ds_mask_index" + sfx, module=MaskIndex, inputs=lambda: [torch.randn(7, 3)], format="json",
+             method=method, rtol=1e-5, atol=1e-6,
+             more_inputs=_sets(lambda: [torch.rand(7, 3) + 0.1], lambda: [-torch.rand(7, 3)],
+                               lambda: [torch.randn(7, 3)])),
+        dict(name="ds_mask_index_middle" + sfx, module=MaskIndexMiddle,
+             inputs=lambda: [torch.randn(2, 5, 3), torch.tensor([True, False, True, True, False])],
+             format="json", method=method,
+             more_inputs=_sets(lambda: [torch.randn(2, 5, 3), torch.zeros(5, dtype=torch.bool)],
+                               lambda: [torch.randn(2, 5, 3), torch.tensor([False, True, False, False, False])])),
+        dict(name="ds_gather_by_nonzero" + sfx, module=GatherByNonzero,
+             inputs=lambda: [torch.randn(4, 4), torch.randn(4, 4)], format="json", method=method,
+             more_inputs=_sets(lambda: [-torch.rand(4, 4), torch.randn(4, 4)],
+                               lambda: [torch.randn(4, 4), torch.randn(4, 4)])),
+        dict(name="ds_write_through_mask" + sfx, module=WriteThroughMask, inputs=lambda: [torch.randn(5, 4)],
+             format="json", method=method,
+             more_inputs=_sets(lambda: [-torch.rand(5, 4)], lambda: [torch.rand(5, 4) + 0.6])),
+        dict(name="ds_empty_selection" + sfx, module=EmptySelection, inputs=lambda: [torch.randn(3, 3)],
+             format="json", method=method,
+             more_inputs=_sets(lambda: [torch.randn(3, 3) * 1000])),
+    ]

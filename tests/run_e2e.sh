@@ -4,7 +4,7 @@ set -e
 : "${PYTHON:=/usr/bin/python3}"
 "$PYTHON" tests/e2e/run_e2e.py
 # the models again with the generated C built for this machine's vector units
-MC_E2E_CFLAGS="-O3 -march=native" "$PYTHON" tests/e2e/run_e2e.py json_ thread
+MC_E2E_CFLAGS="-O3 -march=native" "$PYTHON" tests/e2e/run_e2e.py json_ thread ds_
 MC="${MC:-build/mc}" "$PYTHON" tests/json/test_export.py
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/dynamic/run_dynamic.py
 MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/json/test_state.py

@@ -588,8 +588,8 @@ static inline int ki_masked_select(mck_ctx *c, mck_arg *out, int nout, const mck
   mck_tensor *o = out[0].u.t;
   if (m->dtype != MCK_BOOL)
     return mck_fail(c, "aten::masked_select: expected BoolTensor for mask");
-  int nb;
-  int64_t bs[MCK_MAX_DIMS], ts[MCK_MAX_DIMS], ms[MCK_MAX_DIMS];
+  int nb = 0;
+  int64_t bs[MCK_MAX_DIMS] = {0}, ts[MCK_MAX_DIMS], ms[MCK_MAX_DIMS];
   if (mck_broadcast_shape(t->ndim, t->shape, m->ndim, m->shape, &nb, bs))
     return mck_fail(c, "aten::masked_select: The size of tensor a must match the size of tensor b at a non-singleton dimension");
   mck_broadcast_strides(t, nb, bs, ts);

@@ -724,4 +724,105 @@ static inline int ki_bucketize(mck_ctx *c, mck_arg *out, int nout, const mck_arg
   return ki_search(c, op, out, nout, in[1].u.t, &in[0], i32, right, NULL, NULL);
 }
 
+/* ---- unique (sizes from the data: ctx->sized_by_data, mck_out_sized) ----------------------- */
+/* Every element of x, row-major, into a (ix: the position). */
+static inline void ki_load_all(ki_el *a, const mck_tensor *x) {
+  int fl = mck_is_float(x->dtype);
+  const int64_t *st[1] = {x->stride};
+  int64_t base[1] = {x->offset};
+  mck_iter it;
+  mck_iter_init(&it, x->ndim, x->shape, 1, st, base);
+  for (int64_t j = 0; j < it.total; j++, mck_iter_next(&it)) {
+    a[j].f = fl ? mck_getf(x, it.off[0]) : 0;
+    a[j].i = fl ? 0 : mck_geti(x, it.off[0]);
+    a[j].ix = j;
+  }
+}
+static inline int ki_el_eq(int fl, const ki_el *a, const ki_el *b) { return fl ? a->f == b->f : a->i == b->i; }
+
+/* The three results of _unique2 / unique_consecutive: values [n] (n known at run time), the
+ * inverse (self's shape, or [0] when not asked for) and counts ([n], or [0]); in meta mode the
+ * bounds. */
+static inline int ki_unique_outs(mck_ctx *c, mck_arg *out, int nout, const mck_tensor *x, int64_t n, int inv,
+                                 int cnt) {
+  if (nout < 3 || out[0].kind != MCK_TENSOR || out[1].kind != MCK_TENSOR || out[2].kind != MCK_TENSOR)
+    return mck_fail(c, "unique: expects three tensor results");
+  if (x->dtype == MCK_F16) return mck_fail(c, "\"unique\" not implemented for 'Half'");
+  int64_t zero = 0;
+  if (mck_out_sized(c, out[0].u.t, x->dtype, 1, &n)) return -1;
+  if (inv ? mck_out(c, out[1].u.t, MCK_I64, x->ndim, x->shape) : mck_out(c, out[1].u.t, MCK_I64, 1, &zero)) return -1;
+  return cnt ? mck_out_sized(c, out[2].u.t, MCK_I64, 1, &n) : mck_out(c, out[2].u.t, MCK_I64, 1, &zero);
+}
+
+/* Groups of equal elements, in the order of a (sorted, or as they come): values take each group's
+ * first element (the first occurrence in self: with a stable sort, -0.0 or 0.0 as PyTorch's hash
+ * set keeps it), inverse[position] = group, counts[group] = size. NaN equals nothing. */
+static inline int ki_unique_groups(mck_ctx *c, mck_arg *out, int nout, const mck_tensor *x, const ki_el *a,
+                                   int64_t n, int inv, int cnt) {
+  int fl = mck_is_float(x->dtype);
+  int64_t ng = 0;
+  for (int64_t j = 0; j < n; j++) ng += j == 0 || !ki_el_eq(fl, &a[j - 1], &a[j]);
+  if (ki_unique_outs(c, out, nout, x, ng, inv, cnt)) return -1;
+  mck_tensor *v = out[0].u.t, *iv = out[1].u.t, *ct = out[2].u.t;
+  int64_t g = -1;
+  for (int64_t j = 0; j < n; j++) {
+    if (j == 0 || !ki_el_eq(fl, &a[j - 1], &a[j])) {
+      g++;
+      ki_store(v, v->offset + g, &a[j]);
+      if (cnt) mck_seti(ct, ct->offset + g, 0);
+    }
+    if (inv) mck_seti(iv, iv->offset + a[j].ix, g);
+    if (cnt) mck_seti(ct, ct->offset + g, mck_geti(ct, ct->offset + g) + 1);
+  }
+  return 0;
+}
+
+/* _unique2(self, bool sorted=True, bool return_inverse=False, bool return_counts=False):
+ * the distinct elements in ascending order (with return_counts the inverse too, as PyTorch gives
+ * it whenever it counts). PyTorch's unsorted order (sorted=False) is its hash
+ * set's, and its result with NaN in self is not well defined (1.13 gives NaN counts of 0): mc
+ * refuses the first and treats every NaN as distinct, sorted last. */
+static inline int ki_unique2(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  const char *op = "aten::_unique2";
+  int sorted, inv, cnt;
+  if (in[0].kind != MCK_TENSOR) return mck_fail(c, "%s: expects a tensor", op);
+  if (ki_bool(c, op, in, nin, 1, 1, &sorted) || ki_bool(c, op, in, nin, 2, 0, &inv) || ki_bool(c, op, in, nin, 3, 0, &cnt))
+    return -1;
+  if (!sorted)
+    return mck_fail(c, "%s: sorted=False is not supported (PyTorch's order is that of its hash set); use sorted=True", op);
+  const mck_tensor *x = in[0].u.t;
+  int64_t n = mck_numel(x);
+  inv |= cnt; /* PyTorch computes (and returns) the inverse whenever it counts */
+  if (c->meta) return ki_unique_outs(c, out, nout, x, n, inv, cnt);
+  ki_el *a = ki_alloc(c, op, n), *tmp = ki_alloc(c, op, n);
+  int rc = -1;
+  if (a && tmp) {
+    ki_cmp k = {KI_ASC, mck_is_float(x->dtype)};
+    ki_load_all(a, x);
+    ki_sort_stable(a, tmp, n, &k);
+    rc = ki_unique_groups(c, out, nout, x, a, n, inv, cnt);
+  }
+  free(a);
+  free(tmp);
+  return rc;
+}
+
+/* unique_consecutive(self, bool return_inverse=False, bool return_counts=False, int? dim=None):
+ * runs of equal elements in row-major order (dim=None only). */
+static inline int ki_unique_consecutive(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  const char *op = "aten::unique_consecutive";
+  int inv, cnt;
+  if (in[0].kind != MCK_TENSOR) return mck_fail(c, "%s: expects a tensor", op);
+  if (ki_bool(c, op, in, nin, 1, 0, &inv) || ki_bool(c, op, in, nin, 2, 0, &cnt)) return -1;
+  if (nin > 3 && in[3].kind != MCK_NONE) return mck_fail(c, "%s: only dim=None is supported", op);
+  const mck_tensor *x = in[0].u.t;
+  int64_t n = mck_numel(x);
+  if (c->meta) return ki_unique_outs(c, out, nout, x, n, inv, cnt);
+  ki_el *a = ki_alloc(c, op, n);
+  if (!a) return -1;
+  ki_load_all(a, x);
+  int rc = ki_unique_groups(c, out, nout, x, a, n, inv, cnt);
+  free(a);
+  return rc;
+}
 #endif

@@ -38,6 +38,12 @@ static const OpDef rows[] = {
     PURE("nanmedian", ki_nanmedian, 1, 3,
          "(Tensor self) -> Tensor | (Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
          "lower median of the non-NaN values; with dim also its index"),
+    OPDEF("aten::_unique2", ki_unique2, EFF_PURE, 0, NULL, 1, 4, OPF_DATA_SIZED,
+          "(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)",
+          "torch.unique: the distinct elements ascending, the inverse (self's shape, or [0]) and counts ([n], or [0]); n known at run time; NaNs distinct, sorted=False refused"),
+    OPDEF("aten::unique_consecutive", ki_unique_consecutive, EFF_PURE, 0, NULL, 1, 4, OPF_DATA_SIZED,
+          "(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)",
+          "runs of equal elements in row-major order (dim=None), their inverse and counts as _unique2"),
     PURE("mode", ki_mode, 1, 3,
          "(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)",
          "most frequent value along dim (smallest of equals) and an index of it"),
@@ -85,9 +91,9 @@ static const OpDef rows[] = {
          "copy of self with self.flatten()[index] = source (+= when accumulate)"),
     INPLACE("put_", ki_put_, "aten::put", 3, 4,
             "(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)", "put in place"),
-    OPDEF("aten::nonzero", ki_nonzero, EFF_PURE, 0, NULL, 1, 1, OPF_DATA_SIZED, "(Tensor self) -> Tensor",
+    OPDEF("aten::nonzero", ki_nonzero, EFF_PURE, 0, NULL, 1, 1, OPF_DATA_SIZED | OPF_STRIDED_OUT, "(Tensor self) -> Tensor",
           "int64 [n, self.dim()]: the indices of the nonzero elements, row-major (n known at run time)"),
-    OPDEF("aten::argwhere", ki_argwhere, EFF_PURE, 0, NULL, 1, 1, OPF_DATA_SIZED, "(Tensor self) -> Tensor",
+    OPDEF("aten::argwhere", ki_argwhere, EFF_PURE, 0, NULL, 1, 1, OPF_DATA_SIZED | OPF_STRIDED_OUT, "(Tensor self) -> Tensor",
           "nonzero"),
     OPDEF("aten::masked_select", ki_masked_select, EFF_PURE, 0, NULL, 2, 2, OPF_DATA_SIZED,
           "(Tensor self, Tensor mask) -> Tensor",
@@ -186,6 +192,6 @@ static const OpDef rows[] = {
            "(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor",
            "int64 category draws with weights self (rows of a 2-D self), from ki_rng"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 60, "index op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 62, "index op table size");
 
 const OpFamily ops_family_index = {"index", rows, (int)(sizeof rows / sizeof rows[0])};

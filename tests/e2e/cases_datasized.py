@@ -1,5 +1,6 @@
 """Results whose size depends on the data (docs/dynamic.md, *Sizes from the data*): nonzero,
-argwhere, masked_select and boolean-mask indexing, alone and feeding further ops (reductions,
+argwhere, masked_select, boolean-mask indexing, unique and unique_consecutive (with inverse and
+counts), alone and feeding further ops (reductions,
 arithmetic, indexing by the result, writes through a mask), traced and scripted. The compiled
 model plans each such result at its bound (every element selected) and reports the real shape
 after each run; the harness compares shapes, values and dtypes with PyTorch."""
@@ -62,6 +63,24 @@ class EmptySelection(nn.Module):
         return torch.nonzero(x > 100.0), x[x > 100.0].sum()
 
 
+class Unique(nn.Module):
+    """torch.unique with its inverse and counts, and a reduction over the distinct values."""
+
+    def forward(self, x):
+        v, i, c = torch.unique(x, return_inverse=True, return_counts=True)
+        return v, i, c, torch.unique(x).sum()
+
+
+class UniqueConsecutive(nn.Module):
+    def forward(self, x):
+        v, i, c = torch.unique_consecutive(x, return_inverse=True, return_counts=True)
+        return v * 2, i, c, torch.unique_consecutive(x)
+
+
+def _ints(*s, hi=4):
+    return lambda: [torch.randint(0, hi, s)]
+
+
 def _mask(*s):
     return lambda: [torch.randn(*s), torch.rand(s[-1]) > 0.5]
 
@@ -100,6 +119,13 @@ for method in ("trace", "script"):
         dict(name="ds_write_through_mask" + sfx, module=WriteThroughMask, inputs=lambda: [torch.randn(5, 4)],
              format="json", method=method,
              more_inputs=_sets(lambda: [-torch.rand(5, 4)], lambda: [torch.rand(5, 4) + 0.6])),
+        dict(name="ds_unique" + sfx, module=Unique, inputs=_ints(3, 5), format="json", method=method,
+             more_inputs=_sets(_ints(3, 5, hi=1), _ints(3, 5, hi=100))),
+        dict(name="ds_unique_float" + sfx, module=Unique, inputs=lambda: [torch.randint(-3, 3, (2, 4)).float() / 2],
+             format="json", method=method,
+             more_inputs=_sets(lambda: [torch.tensor([[0.0, -0.0, 1.0, 0.0], [1.0, 1.0, -2.5, 0.0]])])),
+        dict(name="ds_unique_consecutive" + sfx, module=UniqueConsecutive, inputs=_ints(12, hi=3), format="json",
+             method=method, more_inputs=_sets(_ints(12, hi=1), lambda: [torch.arange(12)])),
         dict(name="ds_empty_selection" + sfx, module=EmptySelection, inputs=lambda: [torch.randn(3, 3)],
              format="json", method=method,
              more_inputs=_sets(lambda: [torch.randn(3, 3) * 1000])),

@@ -499,7 +499,8 @@ def paired(w):
 
 def data_sized(w):
     """nonzero, argwhere, masked_select (every dtype; strided, 0-d and empty inputs; broadcast
-    masks) and boolean-mask index: results whose size depends on the data (meta gives a bound)."""
+    masks), boolean-mask index, _unique2 and unique_consecutive (every combination of inverse and
+    counts): results whose size depends on the data (meta gives a bound)."""
     for dt in DTYPES + [torch.bool]:
         for shape in [(3, 4), (2, 3, 2), (5,), (), (0, 3)]:
             x = ties(*shape, dtype=dt, hi=2)
@@ -517,6 +518,18 @@ def data_sized(w):
         w.case("aten::index", [x, [m[:, 0]]], A.index(x, [m[:, 0]]))
         w.case("aten::index", [x, [None, m[0]]], A.index(x, [None, m[0]]))
         w.case("aten::index", [x, [m]], A.index(x, [m]))
+    for dt in DTYPES + [torch.bool]:  # unique: no NaN (PyTorch 1.13's result with NaN is not well defined)
+        for shape in [(3, 4), (7,), (), (0,)]:
+            x = torch.randint(0, 2 if dt == torch.bool else 4, shape).to(dt)
+            for inv, cnt in [(False, False), (True, True), (True, False), (False, True)]:
+                each_dtype(w, "aten::_unique2", lambda d: [x, True, inv, cnt], lambda *a: A._unique2(*a), [dt])
+                each_dtype(w, "aten::unique_consecutive", lambda d: [x, inv, cnt, None],
+                           lambda *a: A.unique_consecutive(*a), [dt])
+        x = strided(torch.randint(0, 3, (3, 4)).to(dt))
+        each_dtype(w, "aten::_unique2", lambda d: [x, True, True, True], lambda *a: A._unique2(*a), [dt])
+        each_dtype(w, "aten::unique_consecutive", lambda d: [x, True, True, None], lambda *a: A.unique_consecutive(*a), [dt])
+    x = torch.tensor([0.0, -0.0, 1.0, -0.0])  # the first of equal zeros is kept, as PyTorch's hash set keeps it
+    w.case("aten::_unique2", [x, True, True, True], A._unique2(x, True, True, True))
     x = rnd(3, 4)
     w.error("aten::masked_select", [x, (torch.rand(3, 4) > 0.5).to(torch.int64)])  # not a bool mask
     w.error("aten::masked_select", [x, torch.rand(2, 4) > 0.5])  # shapes do not broadcast

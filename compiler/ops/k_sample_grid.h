@@ -751,11 +751,95 @@ static inline int mcks_deform_conv2d(mck_ctx *c, mck_arg *out, int nout, const m
   return 0;
 }
 
-/* torchvision::nms(dets, scores, iou_threshold): how many boxes survive depends on the data. */
+/* torchvision::nms(dets [N, 4] (x1, y1, x2, y2), scores [N], iou_threshold): the indices of the
+ * boxes kept, by decreasing score (a stable sort: ties in index order), each box suppressing the
+ * later ones it overlaps by IoU > threshold; arithmetic in the boxes' dtype (float32 or
+ * float64), step for step as torchvision's CPU kernel. How many are kept depends on the data:
+ * in meta mode the bound N (ctx->sized_by_data). */
+#define MCKS_NMS_LOOP(T)                                                                                     \
+  for (int64_t a = 0; a < n; a++) {                                                                          \
+    int64_t i = order[a];                                                                                    \
+    if (sup[i]) continue;                                                                                    \
+    keep[nk++] = i;                                                                                          \
+    T ix1 = (T)bx[4 * i], iy1 = (T)bx[4 * i + 1], ix2 = (T)bx[4 * i + 2], iy2 = (T)bx[4 * i + 3];            \
+    T iarea = (ix2 - ix1) * (iy2 - iy1);                                                                     \
+    for (int64_t b = a + 1; b < n; b++) {                                                                    \
+      int64_t j = order[b];                                                                                  \
+      if (sup[j]) continue;                                                                                  \
+      T jx1 = (T)bx[4 * j], jy1 = (T)bx[4 * j + 1], jx2 = (T)bx[4 * j + 2], jy2 = (T)bx[4 * j + 3];          \
+      T xx1 = ix1 > jx1 ? ix1 : jx1, yy1 = iy1 > jy1 ? iy1 : jy1;                                            \
+      T xx2 = ix2 < jx2 ? ix2 : jx2, yy2 = iy2 < jy2 ? iy2 : jy2;                                            \
+      T w = xx2 - xx1 > (T)0 ? xx2 - xx1 : (T)0, h = yy2 - yy1 > (T)0 ? yy2 - yy1 : (T)0;                    \
+      T inter = w * h, jarea = (jx2 - jx1) * (jy2 - jy1);                                                    \
+      T ovr = inter / (iarea + jarea - inter);                                                               \
+      if (ovr > (T)thr) sup[j] = 1;                                                                          \
+    }                                                                                                        \
+  }
 static inline int mcks_nms(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
-  (void)out; (void)nout; (void)in; (void)nin;
-  return mck_fail(c, "torchvision::nms: the number of boxes it keeps depends on the data; outputs whose size is "
-                     "known only at run time are not supported");
+  (void)nout;
+  const char *op = "torchvision::nms";
+  if (nin < 3 || in[0].kind != MCK_TENSOR || in[1].kind != MCK_TENSOR) return mck_fail(c, "%s: expects dets, scores, iou_threshold", op);
+  const mck_tensor *d = in[0].u.t, *sc = in[1].u.t;
+  if (d->ndim != 2) return mck_fail(c, "%s: boxes should be a 2d tensor, got %dD", op, d->ndim);
+  if (d->shape[1] != 4) return mck_fail(c, "%s: boxes should have 4 elements in dimension 1, got %lld", op, (long long)d->shape[1]);
+  if (sc->ndim != 1) return mck_fail(c, "%s: scores should be a 1d tensor, got %dD", op, sc->ndim);
+  if (d->shape[0] != sc->shape[0])
+    return mck_fail(c, "%s: boxes and scores should have same number of elements in dimension 0, got %lld and %lld", op,
+                    (long long)d->shape[0], (long long)sc->shape[0]);
+  if (d->dtype != sc->dtype) return mck_fail(c, "%s: dets should have the same type as scores", op);
+  if (d->dtype != MCK_F32 && d->dtype != MCK_F64)
+    return mck_fail(c, "%s: \"nms_kernel\" not implemented for '%s'", op,
+                    d->dtype == MCK_F16 ? "Half" : d->dtype == MCK_BF16 ? "BFloat16" : mck_dtype_name(d->dtype));
+  double thr;
+  if (in[2].kind == MCK_FLOAT || in[2].kind == MCK_INT) thr = in[2].kind == MCK_FLOAT ? in[2].u.f : (double)in[2].u.i;
+  else if (c->meta && in[2].kind == MCK_UNKNOWN) thr = 0;
+  else return mck_fail(c, "%s: iou_threshold must be a number", op);
+  int64_t n = d->shape[0];
+  if (c->meta) return mck_out_sized(c, out[0].u.t, MCK_I64, 1, &n);
+  double *bx = (double *)malloc(sizeof(double) * (size_t)(4 * n + 1));
+  int64_t *order = (int64_t *)malloc(sizeof(int64_t) * (size_t)(2 * n + 1)), *keep = order ? order + n : NULL;
+  char *sup = (char *)calloc((size_t)n + 1, 1);
+  double *key = (double *)malloc(sizeof(double) * (size_t)(n + 1));
+  int64_t *tmp = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n + 1)), nk = 0;
+  int rc = 0;
+  if (!bx || !order || !sup || !key || !tmp) {
+    rc = mck_fail(c, "%s: out of memory", op);
+  } else {
+    for (int64_t i = 0; i < n; i++) {
+      for (int k = 0; k < 4; k++) bx[4 * i + k] = mck_getf(d, d->offset + i * d->stride[0] + k * d->stride[1]);
+      key[i] = mck_getf(sc, sc->offset + i * sc->stride[0]);
+      order[i] = i;
+    }
+    /* stable merge sort by descending score (NaN first, as ATen's descending comparator) */
+    for (int64_t w = 1; w < n; w *= 2) {
+      for (int64_t lo = 0; lo < n; lo += 2 * w) {
+        int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, x = lo, y = mid, o = lo;
+        while (x < mid && y < hi) {
+          double kx = key[order[x]], ky = key[order[y]];
+          int y_first = (ky != ky && kx == kx) || ky > kx;
+          tmp[o++] = y_first ? order[y++] : order[x++];
+        }
+        while (x < mid) tmp[o++] = order[x++];
+        while (y < hi) tmp[o++] = order[y++];
+      }
+      memcpy(order, tmp, sizeof(int64_t) * (size_t)n);
+    }
+    if (d->dtype == MCK_F32) {
+      MCKS_NMS_LOOP(float)
+    } else {
+      MCKS_NMS_LOOP(double)
+    }
+    rc = mck_out_sized(c, out[0].u.t, MCK_I64, 1, &nk);
+    mck_tensor *o = out[0].u.t;
+    for (int64_t k = 0; rc == 0 && k < nk; k++) mck_seti(o, o->offset + k, keep[k]);
+  }
+  free(bx);
+  free(order);
+  free(sup);
+  free(key);
+  free(tmp);
+  return rc;
 }
+#undef MCKS_NMS_LOOP
 
 #endif

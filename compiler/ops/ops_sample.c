@@ -117,9 +117,9 @@ static const OpDef rows[] = {
          "int stride_w, int pad_h, int pad_w, int dilation_h, int dilation_w, int groups, "
          "int offset_groups, bool use_mask) -> Tensor",
          "deformable convolution: taps sampled bilinearly at learned offsets, times the mask"),
-    PURE("torchvision::nms", mcks_nms, 3, 3,
-         "(Tensor dets, Tensor scores, float iou_threshold) -> Tensor",
-         "refused: the number of boxes kept depends on the data"),
+    OPDEF("torchvision::nms", mcks_nms, EFF_PURE, 0, NULL, 3, 3, OPF_DATA_SIZED,
+          "(Tensor dets, Tensor scores, float iou_threshold) -> Tensor",
+          "indices of the boxes kept by non-maximum suppression, by decreasing score (how many: known at run time)"),
 };
 
 const OpFamily ops_family_sample = {"sample", rows, (int)(sizeof rows / sizeof rows[0])};

@@ -6,6 +6,7 @@ model plans each such result at its bound (every element selected) and reports t
 after each run; the harness compares shapes, values and dtypes with PyTorch."""
 import torch
 import torch.nn as nn
+import torchvision
 
 
 class Nonzero(nn.Module):
@@ -56,6 +57,32 @@ class WriteThroughMask(nn.Module):
         y = x.clone()
         y[y < 0] = 0.0
         return y, y[y > 0.5]
+
+
+class WriteIntoSelection(nn.Module):
+    """In-place ops on a selection (a copy: x is not written), views of it and a cat with it."""
+
+    def forward(self, x):
+        s = x[x > 0]
+        s.mul_(2)
+        s.add_(1)
+        t = s.unsqueeze(1) * 3
+        return s, t, torch.cat([s, x.reshape(-1)]), x
+
+
+class NMS(nn.Module):
+    """Non-maximum suppression (torchvision.ops.nms), then the kept boxes and their scores."""
+
+    def forward(self, boxes, scores):
+        keep = torchvision.ops.nms(boxes, scores, 0.4)
+        return keep, boxes[keep], scores[keep].sum()
+
+
+def _boxes(n, seed_shift=0.0):
+    def make():
+        xy = torch.rand(n, 2) * 4 + seed_shift
+        return [torch.cat([xy, xy + torch.rand(n, 2) * 3 + 0.1], 1), torch.rand(n)]
+    return make
 
 
 class EmptySelection(nn.Module):
@@ -126,6 +153,11 @@ for method in ("trace", "script"):
              more_inputs=_sets(lambda: [torch.tensor([[0.0, -0.0, 1.0, 0.0], [1.0, 1.0, -2.5, 0.0]])])),
         dict(name="ds_unique_consecutive" + sfx, module=UniqueConsecutive, inputs=_ints(12, hi=3), format="json",
              method=method, more_inputs=_sets(_ints(12, hi=1), lambda: [torch.arange(12)])),
+        dict(name="ds_write_into_selection" + sfx, module=WriteIntoSelection, inputs=lambda: [torch.randn(3, 4)],
+             format="json", method=method, more_inputs=_sets(lambda: [-torch.rand(3, 4)], lambda: [torch.rand(3, 4)])),
+        dict(name="ds_nms" + sfx, module=NMS, inputs=_boxes(16), format="json", method=method,
+             more_inputs=_sets(_boxes(16), lambda: [torch.tensor([[0.0, 0.0, 1.0, 1.0]] * 16), torch.rand(16)],
+                               lambda: [torch.arange(64.0).reshape(16, 4).cumsum(1), torch.ones(16)])),
         dict(name="ds_empty_selection" + sfx, module=EmptySelection, inputs=lambda: [torch.randn(3, 3)],
              format="json", method=method,
              more_inputs=_sets(lambda: [torch.randn(3, 3) * 1000])),

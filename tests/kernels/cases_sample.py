@@ -272,9 +272,30 @@ def tv_cases(w):
             check=lambda *a: TV.roi_align(*a))
 
 
+def nms_cases(w):
+    """torchvision::nms: boxes that overlap in clusters, scores with ties (kept in index order: a
+    stable sort), thresholds from none to all suppressed, strided inputs, no boxes."""
+    for dt in (torch.float32, torch.float64):
+        for n, thr in [(12, 0.5), (12, 0.0), (30, 0.3), (30, 0.7), (5, 1.0), (1, 0.5)]:
+            xy = torch.rand(n, 2, dtype=dt) * 4
+            wh = torch.rand(n, 2, dtype=dt) * 3 + 0.1
+            boxes = torch.cat([xy, xy + wh], 1)
+            scores = torch.randint(0, 5, (n,)).to(dt) / 4  # ties
+            w.case("torchvision::nms", [boxes, scores, thr], lambda *a: TV.nms(*a))
+        boxes = torch.cat([xy, xy + wh], 1).t().contiguous().t()  # column-major boxes
+        w.case("torchvision::nms", [boxes, scores.flip(0), 0.4], lambda *a: TV.nms(*a))
+        w.case("torchvision::nms", [torch.zeros(0, 4, dtype=dt), torch.zeros(0, dtype=dt), 0.5], lambda *a: TV.nms(*a))
+    b, s = torch.rand(4, 4), torch.rand(4)
+    w.error("torchvision::nms", [b.half(), s.half(), 0.5], check=lambda *a: TV.nms(*a))
+    w.error("torchvision::nms", [b, s.double(), 0.5], check=lambda *a: TV.nms(*a))
+    w.error("torchvision::nms", [b[:, :3], s, 0.5], check=lambda *a: TV.nms(*a))
+    w.error("torchvision::nms", [b, torch.rand(5), 0.5], check=lambda *a: TV.nms(*a))
+
+
 def cases(w):
     pool3d_cases(w)
     upsample_cases(w)
     grid_cases(w)
     im2col_cases(w)
     tv_cases(w)
+    nms_cases(w)

@@ -778,6 +778,42 @@ static bool broadcast_into_views(Infer *in, Node *n, bool unpack, int64_t at) {
   return true;
 }
 
+/* torch.where(condition) and nonzero(as_tuple=True) (aten::nonzero_numpy under trace): one
+ * int64 index tensor per dimension, which PyTorch builds as nonzero(condition).unbind(1), a 0-d
+ * condition taken as 1-d. n becomes those nodes; the list machinery then takes the unbind apart
+ * into selects of the nonzero result (contiguous columns of its column-major result, as
+ * PyTorch's). */
+static void where_into_nonzero(Infer *in, Node *n) {
+  Graph *g = in->g;
+  Value *c = n->inputs[0];
+  if (c->type->kind == TY_TENSOR && c->type->ndim == 0) {
+    Node *zero = ir_make_constant_int(g, 0, n->loc);
+    ir_insert_before(n, zero);
+    Value *args[2] = {c, zero->outputs[0]};
+    Node *u = ir_node_new(g, "aten::unsqueeze", args, 2, 1, NULL);
+    u->loc = n->loc;
+    u->py_loc = n->py_loc;
+    ir_insert_before(n, u);
+    infer_node(in, u);
+    c = u->outputs[0];
+  }
+  Node *nz = ir_node_new(g, "aten::nonzero", &c, 1, 1, NULL);
+  nz->loc = n->loc;
+  nz->py_loc = n->py_loc;
+  ir_insert_before(n, nz);
+  infer_node(in, nz);
+  Node *one = ir_make_constant_int(g, 1, n->loc);
+  ir_insert_before(n, one);
+  Value *args[2] = {nz->outputs[0], one->outputs[0]};
+  Type *lt = ir_type_copy(g->arena, n->outputs[0]->type);
+  Node *ub = ir_node_new(g, "aten::unbind", args, 2, 1, &lt);
+  ub->loc = n->loc;
+  ub->py_loc = n->py_loc;
+  ir_insert_before(n, ub);
+  infer_node(in, ub);
+  forward_outputs(g, n, ub->outputs);
+}
+
 /* prim::ListUnpack of such a list: one view per piece. */
 static bool split_into_views(Infer *in, Node *n) {
   int64_t dim, starts[MAX_PIECES], ends[MAX_PIECES];
@@ -1045,6 +1081,10 @@ static void infer_node(Infer *in, Node *n) {
     diag_error(in->c->diag, n->loc, "'%s' of a str list not known at compile time is not supported", n->kind);
     if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
     in->errs++;
+    return;
+  }
+  if ((ir_node_is(n, "aten::where") && n->ninputs == 1) || is_struct(n, "aten::nonzero_numpy")) {
+    where_into_nonzero(in, n);
     return;
   }
   if (op->kernel) {

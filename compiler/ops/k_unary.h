@@ -393,8 +393,8 @@ static inline int mck_clamp_max_(mck_ctx *c, mck_arg *out, int nout, const mck_a
 /* where(cond, self, other): cond bool (or uint8), self/other tensors or scalars. */
 static inline int mck_where(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   if (nin != 3 || in[0].kind != MCK_TENSOR)
-    return mck_fail(c, "aten::where: only where(condition, self, other) is supported "
-                       "(where(condition) has a data-dependent shape)");
+    return mck_fail(c, "aten::where: where(condition, self, other) takes a tensor condition "
+                       "(one-argument where is rewritten to nonzero before any kernel runs)");
   const mck_tensor *C = in[0].u.t, *A, *B;
   if (C->dtype != MCK_BOOL && C->dtype != MCK_U8)
     return mck_fail(c, "aten::where: condition must be a bool tensor, not %s", mck_dtype_name(C->dtype));

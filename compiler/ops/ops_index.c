@@ -93,6 +93,8 @@ static const OpDef rows[] = {
             "(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)", "put in place"),
     OPDEF("aten::nonzero", ki_nonzero, EFF_PURE, 0, NULL, 1, 1, OPF_DATA_SIZED | OPF_STRIDED_OUT, "(Tensor self) -> Tensor",
           "int64 [n, self.dim()]: the indices of the nonzero elements, row-major (n known at run time)"),
+    OPDEF_STRUCT("aten::nonzero_numpy", EFF_PURE, 1, 1, "(Tensor self) -> Tensor[]",
+                 "nonzero(as_tuple=True) under trace: nonzero(self).unbind(1), a 0-d self as 1-d (sized by the data)"),
     OPDEF("aten::argwhere", ki_argwhere, EFF_PURE, 0, NULL, 1, 1, OPF_DATA_SIZED | OPF_STRIDED_OUT, "(Tensor self) -> Tensor",
           "nonzero"),
     OPDEF("aten::masked_select", ki_masked_select, EFF_PURE, 0, NULL, 2, 2, OPF_DATA_SIZED,
@@ -192,6 +194,6 @@ static const OpDef rows[] = {
            "(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor",
            "int64 category draws with weights self (rows of a 2-D self), from ki_rng"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 62, "index op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 63, "index op table size");
 
 const OpFamily ops_family_index = {"index", rows, (int)(sizeof rows / sizeof rows[0])};

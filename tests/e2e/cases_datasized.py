@@ -104,6 +104,40 @@ class UniqueConsecutive(nn.Module):
         return v * 2, i, c, torch.unique_consecutive(x)
 
 
+class WhereOneArg(nn.Module):
+    """One-argument torch.where: an index tensor per dim, used to gather, to write and to count;
+    an in-place op on one of them writes only its own column of the nonzero result."""
+
+    def forward(self, x, y):
+        i, j, k = torch.where(x > 0)
+        g = y[i, j, k] * 2
+        z = x.clone()
+        a, b, c = torch.where(z < -0.5)
+        z[a, b, c] = 0.0
+        j.add_(1)
+        return g, i, j, k, z, torch.where(y)[2].sum()
+
+
+class WhereScalarCond(nn.Module):
+    """A 0-d and a 1-d condition: where of a 0-d tensor gives one index tensor, as for 1-d."""
+
+    def forward(self, x):
+        (a,) = torch.where(x.sum() > 0)
+        (b,) = torch.where(x > 0)
+        return a, b, x[b]
+
+
+class NonzeroAsTuple(nn.Module):
+    """nonzero(as_tuple=True) and indexing by where's tuple itself (traced only: TorchScript has
+    no as_tuple, and its x[tuple] reads the tuple as one index tensor, which fails)."""
+
+    def forward(self, x):
+        r, c = torch.nonzero(x > 0.3, as_tuple=True)
+        z = x.clone()
+        z[torch.where(x > 0.6)] = -1.0
+        return r * 10 + c, x[r, c], z
+
+
 def _ints(*s, hi=4):
     return lambda: [torch.randint(0, hi, s)]
 
@@ -158,7 +192,18 @@ for method in ("trace", "script"):
         dict(name="ds_nms" + sfx, module=NMS, inputs=_boxes(16), format="json", method=method,
              more_inputs=_sets(_boxes(16), lambda: [torch.tensor([[0.0, 0.0, 1.0, 1.0]] * 16), torch.rand(16)],
                                lambda: [torch.arange(64.0).reshape(16, 4).cumsum(1), torch.ones(16)])),
+        dict(name="ds_where_one_arg" + sfx, module=WhereOneArg,
+             inputs=lambda: [torch.randn(2, 3, 4), torch.randint(0, 2, (2, 3, 4)).float()], format="json",
+             method=method,
+             more_inputs=_sets(lambda: [-torch.rand(2, 3, 4), torch.zeros(2, 3, 4)],
+                               lambda: [torch.rand(2, 3, 4) + 0.1, torch.ones(2, 3, 4)])),
+        dict(name="ds_where_scalar_cond" + sfx, module=WhereScalarCond, inputs=lambda: [torch.randn(6)],
+             format="json", method=method,
+             more_inputs=_sets(lambda: [-torch.rand(6)], lambda: [torch.rand(6)])),
         dict(name="ds_empty_selection" + sfx, module=EmptySelection, inputs=lambda: [torch.randn(3, 3)],
              format="json", method=method,
              more_inputs=_sets(lambda: [torch.randn(3, 3) * 1000])),
     ]
+CASES.append(dict(name="ds_nonzero_as_tuple_trace", module=NonzeroAsTuple, inputs=lambda: [torch.rand(4, 3)],
+                  format="json", method="trace",
+                  more_inputs=_sets(lambda: [torch.zeros(4, 3)], lambda: [torch.ones(4, 3)])))

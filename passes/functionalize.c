@@ -302,8 +302,11 @@ bool fz_same_shape(const Type *a, const Type *b) {
   return true;
 }
 
-/* v cast to dtype dt and broadcast to `like`'s shape, as copy_ stores a source. */
-Value *fz_conform(Fz *F, Node *at, Value *v, const Type *like) {
+/* v cast to the dtype of `like` and broadcast to its shape, as copy_ stores a source. In a
+ * dynamic graph (Dims, or sizes from the data) like's type gives its shape at the example only:
+ * the broadcast is then expand_as(v, like), which takes the shape at run time. */
+Value *fz_conform(Fz *F, Node *at, Value *v, Value *like_v) {
+  const Type *like = like_v->type;
   if (!v) return NULL;
   if (v->type->dtype != like->dtype) {
     Value *ins[5] = {v, fz_cint(F, at, ir_dtype_to_scalar_type(like->dtype)), cbool(F, at, false),
@@ -311,7 +314,10 @@ Value *fz_conform(Fz *F, Node *at, Value *v, const Type *like) {
     v = fz_emit(F, at, "aten::to", ins, 5);
     if (!v) return NULL;
   }
-  if (!fz_same_shape(v->type, like)) {
+  if (!fz_same_shape(v->type, like) && ir_graph_is_dynamic(F->g)) {
+    Value *ins[2] = {v, like_v};
+    v = fz_emit(F, at, "aten::expand_as", ins, 2);
+  } else if (!fz_same_shape(v->type, like)) {
     Value *ins[3] = {v, fz_cints(F, at, like->shape, like->ndim), cbool(F, at, false)};
     v = fz_emit(F, at, "aten::expand", ins, 3);
   }

@@ -64,7 +64,7 @@ Value *fz_cints(Fz *F, Node *at, const int64_t *xs, int n);
 Value *fz_emit(Fz *F, Node *at, const char *kind, Value **ins, int nin);
 Value *fz_replay(Fz *F, Node *at, const Node *step, Value *base);
 bool fz_same_shape(const Type *a, const Type *b);
-Value *fz_conform(Fz *F, Node *at, Value *v, const Type *like);
+Value *fz_conform(Fz *F, Node *at, Value *v, Value *like);
 bool fz_compact(const Type *t);
 Member *fz_member_add(Fz *F, Storage *s, Value *v, Node **steps, int nsteps);
 Member *fz_member_of(Fz *F, Value *v);

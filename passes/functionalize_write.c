@@ -540,7 +540,7 @@ void fz_rewrite_write(Fz *F, Node *n) {
   }
 
   /* the new value of the view, then of the root */
-  Value *nv = fz_conform(F, n, new_view_value(F, n, op, v), v->type);
+  Value *nv = fz_conform(F, n, new_view_value(F, n, op, v), v);
   if (!nv) return;
   bool fresh = fresh_value(n, nv);
   Value **bases = arena_alloc(F->ar, sizeof(Value *) * (size_t)(m->nsteps + 1));

@@ -95,11 +95,24 @@ static inline int ks_slice_scatter(mck_ctx *c, mck_arg *out, int nout, const mck
   mck_arg none = {MCK_NONE, 0, {0}};
   int64_t d, step;
   mck_tensor v = ks_template(self);
+  int sized = c->sized_by_data;
+  c->sized_by_data = 0;
   if (ks_int(c, "aten::slice_scatter", nin > 2 ? &in[2] : &none, 0, &d) ||
       ks_int(c, "aten::slice_scatter", nin > 5 ? &in[5] : &none, 1, &step) ||
       ks_slice_desc(c, "aten::slice_scatter", &v, d, nin > 3 ? &in[3] : &none,
                     nin > 4 ? &in[4] : &none, step))
     return -1;
+  /* a run-time bound in meta mode: the slice's extent along d is known at run time only (the
+   * real call checks src against it); the result has self's shape whatever it is */
+  int rt = c->sized_by_data;
+  c->sized_by_data = sized;
+  if (rt) {
+    const mck_tensor *src = in[1].u.t;
+    if (src->ndim != v.ndim)
+      return mck_fail(c, "aten::slice_scatter: expected src to have %d dims, got %d", v.ndim, src->ndim);
+    out[0].kind = MCK_TENSOR;
+    return mck_out(c, out[0].u.t, self->dtype, self->ndim, self->shape);
+  }
   return ks_scatter_finish(c, "aten::slice_scatter", &out[0], self, &v, in[1].u.t);
 }
 

@@ -128,14 +128,23 @@ static inline int ks_unflatten(mck_ctx *c, mck_arg *out, int nout, const mck_arg
 static inline int ks_slice_desc(mck_ctx *c, const char *op, mck_tensor *t, int64_t d0,
                                 const mck_arg *start, const mck_arg *end, int64_t step) {
   int d;
-  int64_t s, e;
+  int64_t s = 0, e = INT64_MAX;
   if (t->ndim == 0) return mck_fail(c, "%s: slice() cannot be applied to a 0-dim tensor.", op);
-  if (start->kind == MCK_UNKNOWN || end->kind == MCK_UNKNOWN)
-    return mck_fail(c, "%s: a slice bound that is a run-time integer makes the slice's length "
-                    "depend on it; for a window of constant length use narrow(dim, start, length)", op);
-  if (ks_dim(c, op, d0, t->ndim, &d) || ks_int(c, op, start, 0, &s) ||
-      ks_int(c, op, end, INT64_MAX, &e))
+  /* A bound that is a run-time integer (meta mode: a loop counter, item(), size arithmetic)
+   * makes the length known at run time only: in meta mode the slice spans the elements every
+   * value could select (from a known start, or 0, to a known end, or the end) and says so, as
+   * results sized by the data; the real call gives the real view. */
+  int rt = c->meta && (start->kind == MCK_UNKNOWN || end->kind == MCK_UNKNOWN);
+  if (ks_dim(c, op, d0, t->ndim, &d) || (start->kind != MCK_UNKNOWN && ks_int(c, op, start, 0, &s)) ||
+      (end->kind != MCK_UNKNOWN && ks_int(c, op, end, INT64_MAX, &e)))
     return -1;
+  if (rt) {
+    c->sized_by_data = 1;
+    if (start->kind == MCK_UNKNOWN) s = 0;
+    if (end->kind == MCK_UNKNOWN) e = INT64_MAX;
+  } else if (start->kind == MCK_UNKNOWN || end->kind == MCK_UNKNOWN) {
+    return mck_fail(c, "%s: a slice bound is not an integer", op);
+  }
   if (step <= 0) return mck_fail(c, "%s: slice step must be positive", op);
   int64_t n = t->shape[d];
   if (s < 0) s += n;
@@ -220,16 +229,22 @@ static inline int ks_select(mck_ctx *c, mck_arg *out, int nout, const mck_arg *i
 static inline int ks_narrow(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   (void)nout, (void)nin;
   mck_tensor t = ks_in(&in[0]);
-  int64_t d0, s, l;
+  int64_t d0, s, l = 0;
   int d, rt;
   if (t.ndim == 0) return mck_fail(c, "aten::narrow: narrow() cannot be applied to a 0-dim tensor.");
-  if (in[3].kind == MCK_UNKNOWN)
-    return mck_fail(c, "aten::narrow: the length must be a compile-time constant (the output's shape depends on it)");
+  /* a run-time length (meta mode) makes the extent known at run time only: the bound is every
+   * element from the start (0 when it is a run-time integer too), as for a sized-by-data result */
+  int rt_len = c->meta && in[3].kind == MCK_UNKNOWN;
   if (ks_int(c, "aten::narrow", &in[1], 0, &d0) || ks_rt_index(c, "aten::narrow", &in[2], &s, &rt) ||
-      ks_int(c, "aten::narrow", &in[3], 0, &l) || ks_dim(c, "aten::narrow", d0, t.ndim, &d))
+      (!rt_len && ks_int(c, "aten::narrow", &in[3], 0, &l)) || ks_dim(c, "aten::narrow", d0, t.ndim, &d))
     return -1;
   int64_t n = t.shape[d];
   (void)rt; /* a run-time start was taken as 0 (the shape does not depend on it) */
+  if (rt_len) {
+    c->sized_by_data = 1;
+    if (s < -n || s > n) s = 0;
+    l = n - (s < 0 ? s + n : s);
+  }
   if (s < -n || s > n)
     return mck_fail(c, "aten::narrow: start (%lld) out of range for dimension %d of size %lld",
                     (long long)s, d, (long long)n);

@@ -244,7 +244,24 @@ def pad(b, s):
 BATCH = Dim("batch", min=1, max=6)
 SEQ = Dim("seq", min=1, max=24)
 
+class WriteBroadcast(torch.nn.Module):
+    """Writes that broadcast into views of dynamic extent (copy_ of a scalar and of a row into
+    a slice over the batch): functionalize expands the source to the view's run-time shape."""
+
+    def forward(self, x, r):
+        y = x.clone()
+        y[1:] = 0.5
+        y[:, :2] = r
+        x[:-1, 1] += 1.0
+        return y * 2, x
+
+
 CASES = [
+    {"name": "write_broadcast_batch", "module": WriteBroadcast, "method": "script",
+     "example": lambda: (torch.randn(3, 4), torch.randn(2)),
+     "dynamic_shapes": ({0: Dim("batch", min=1, max=8)}, None),
+     "sizes": [lambda: (torch.randn(1, 4), torch.randn(2)), lambda: (torch.randn(8, 4), torch.randn(2)),
+               lambda: (torch.randn(5, 4), torch.randn(2))], "mc_run": True},
     {"name": "mlp_batch", "module": MLP, "example": lambda: (torch.randn(2, 8),),
      "dynamic_shapes": ({0: Dim("batch", min=1, max=16)},),
      "sizes": [lambda: (torch.randn(1, 8),), lambda: (torch.randn(5, 8),),
@@ -382,11 +399,12 @@ def check_case(case):
     if errors:
         return errors
     torch.manual_seed(1)
-    script, wants = [], []
+    script, wants, given = [], [], []
     for k, make in enumerate(case["sizes"]):
         inputs = make()
+        after = [x.clone() for x in inputs]  # PyTorch's final values of the inputs (written in place)
         with torch.no_grad():
-            want = [run_e2e.to_numpy(w) for w in run_e2e.flatten(mod(*[x.clone() for x in inputs]))]
+            want = [run_e2e.to_numpy(w) for w in run_e2e.flatten(mod(*after))]
         od = os.path.join(d, "run%d" % k)
         os.makedirs(od, exist_ok=True)
         for i, x in enumerate(inputs):
@@ -395,7 +413,8 @@ def check_case(case):
             mode = "zerocopy" if (k + i) % 2 else "copy"
             script.append("bind %d %s 0 %s %s" % (i, mode, p, " ".join(str(s) for s in x.shape)))
         script.append("run 0 %s" % od)
-        wants.append((od, want, [x.numpy() for x in inputs], " x ".join(str(tuple(x.shape)) for x in inputs)))
+        wants.append((od, want, [x.numpy() for x in after], " x ".join(str(tuple(x.shape)) for x in inputs)))
+        given.append([x.numpy() for x in inputs])
     expect_msgs = []
     if "out_of_bounds" in case:  # refused at bind, naming the Dim; the model still runs after
         i, shape = case["out_of_bounds"]
@@ -430,9 +449,10 @@ def check_case(case):
     if case.get("no_malloc"):
         errors.extend(check_no_malloc(case, d, sp, wants, expect_msgs))
     # `mc run` (libtcc) and `mc run --interp` take .npy inputs of a size within the bounds
-    for od, want, want_inputs, label in [wants[1], wants[-1]] if case.get("mc_run") else []:
+    for j in [1, -1] if case.get("mc_run") else []:
+        od, want, _, label = wants[j]
         files = []
-        for i, x in enumerate(want_inputs):
+        for i, x in enumerate(given[j]):
             files.append(os.path.join(od, "in_%d.npy" % i))
             np.save(files[-1], x)
         for mode in ([], ["--interp"]):

@@ -138,6 +138,45 @@ class NonzeroAsTuple(nn.Module):
         return r * 10 + c, x[r, c], z
 
 
+class SliceRuntimeBounds(nn.Module):
+    """Slices whose bounds are run-time integers (item(), arithmetic on it): their lengths are
+    known at run time only, planned at the bound, clamped as Python slices (negative, past the
+    end)."""
+
+    def forward(self, x, n):
+        k = int(n.item())
+        return x[:k] * 2, x[k:].sum(0), x[k - 1:k + 1], x[1:, :k].shape[1], x[-k:]
+
+
+class NarrowRuntimeLength(nn.Module):
+    def forward(self, x, n):
+        k = int(n.item())
+        return x.narrow(0, 1, k) + 1, x.narrow(1, k // 2, x.size(1) - k // 2).sum()
+
+
+class PrefixMeans(nn.Module):
+    """out[t] = x[:t + 1].mean(0): a slice whose length is the loop counter, in a loop."""
+
+    def forward(self, x):
+        out = torch.zeros_like(x)
+        for t in range(x.size(0)):
+            out[t] = x[:t + 1].mean(0)
+        return out
+
+
+class WriteRuntimeSlices(nn.Module):
+    """Writes into slices with run-time bounds (slice_scatter after functionalization), one of
+    them into the graph input itself."""
+
+    def forward(self, x, n):
+        k = int(n.item())
+        y = x.clone()
+        y[:k] = 0.0
+        y[k:] *= 2
+        x[:, k:] += 1
+        return y, x
+
+
 def _ints(*s, hi=4):
     return lambda: [torch.randint(0, hi, s)]
 
@@ -204,6 +243,24 @@ for method in ("trace", "script"):
              format="json", method=method,
              more_inputs=_sets(lambda: [torch.randn(3, 3) * 1000])),
     ]
+_n = torch.tensor
+CASES += [
+    dict(name="ds_rtlen_slice_script", module=SliceRuntimeBounds, inputs=lambda: [torch.randn(5, 4), _n(2)],
+         format="json", method="script",
+         more_inputs=_sets(lambda: [torch.randn(5, 4), _n(0)], lambda: [torch.randn(5, 4), _n(5)],
+                           lambda: [torch.randn(5, 4), _n(9)], lambda: [torch.randn(5, 4), _n(-2)])),
+    dict(name="ds_rtlen_narrow_script", module=NarrowRuntimeLength, inputs=lambda: [torch.randn(6, 5), _n(3)],
+         format="json", method="script",
+         more_inputs=_sets(lambda: [torch.randn(6, 5), _n(0)], lambda: [torch.randn(6, 5), _n(5)])),
+    dict(name="ds_rtlen_narrow_past_end_script", module=NarrowRuntimeLength,
+         inputs=lambda: [torch.randn(6, 5), _n(3)], run_inputs=lambda: [torch.randn(6, 5), _n(6)],
+         format="json", method="script", run_error="start (1) + length (6) exceeds dimension size (6)"),
+    dict(name="ds_rtlen_prefix_means_script", module=PrefixMeans, inputs=lambda: [torch.randn(6, 3)],
+         format="json", method="script", rtol=1e-5, atol=1e-6),
+    dict(name="ds_rtlen_write_script", module=WriteRuntimeSlices, inputs=lambda: [torch.randn(4, 5), _n(2)],
+         format="json", method="script",
+         more_inputs=_sets(lambda: [torch.randn(4, 5), _n(0)], lambda: [torch.randn(4, 5), _n(7)])),
+]
 CASES.append(dict(name="ds_nonzero_as_tuple_trace", module=NonzeroAsTuple, inputs=lambda: [torch.rand(4, 3)],
                   format="json", method="trace",
                   more_inputs=_sets(lambda: [torch.zeros(4, 3)], lambda: [torch.ones(4, 3)])))

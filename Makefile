@@ -120,6 +120,12 @@ e2e-check: all
 
 check: unit-check e2e-check gen-check
 
+# Every json_ model (resnet18, mobilenet_v2, the encoders too) built -O3 -march=native; make check
+# runs the small ones.
+.PHONY: e2e-native
+e2e-native: all
+	MC_E2E_CFLAGS="-O3 -march=native" MC=$(BUILD)/mc BUILD=$(BUILD) $(PYTHON) tests/e2e/run_e2e.py json_ thread ds_
+
 # Random programs (tests/gen/README.md) against PyTorch eager, scripted and traced: `gen-check`
 # runs a fixed seed with known failures listed in tests/gen/known_failures.py; `make gen N=...
 # SEED=...` runs more and writes minimized failing programs to GEN_FINDINGS.

@@ -6,8 +6,10 @@ set -e
 T0=$(date +%s)
 step() { t=$(date +%s); "$@" || { rc=$?; echo "e2e-step: FAILED (exit $rc): $*"; exit $rc; }; echo "e2e-step: $(( $(date +%s) - t ))s (at $(( $(date +%s) - T0 ))s): $*"; }
 step "$PYTHON" tests/e2e/run_e2e.py
-# the models again with the generated C built for this machine's vector units
-step env MC_E2E_CFLAGS="-O3 -march=native" "$PYTHON" tests/e2e/run_e2e.py json_ thread ds_
+# models again with the generated C built for this machine's vector units (the small json_
+# models, the threaded ones and the run-time shaped ones; `make e2e-native` runs every json_ model)
+step env MC_E2E_CFLAGS="-O3 -march=native" "$PYTHON" tests/e2e/run_e2e.py json_mlp json_lenet5 json_smallconv \
+  json_gpt_block json_encoder_layer_causal thread ds_
 step env MC="${MC:-build/mc}" "$PYTHON" tests/json/test_export.py
 step env MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/dynamic/run_dynamic.py
 step env MC="${MC:-build/mc}" BUILD="${BUILD:-build}" "$PYTHON" tests/json/test_state.py

@@ -825,4 +825,116 @@ static inline int ki_unique_consecutive(mck_ctx *c, mck_arg *out, int nout, cons
   free(a);
   return rc;
 }
+/* ---- unique along a dim: distinct slices --------------------------------------------------- */
+/* Rows r and q of a (n rows of m elements, loaded row by row) compared lexicographically;
+ * NaN after every number (a total order, so the sort is deterministic). */
+static inline int ki_row_cmp(int fl, const ki_el *a, int64_t m, int64_t r, int64_t q) {
+  ki_cmp k = {KI_ASC, fl};
+  for (int64_t j = 0; j < m; j++) {
+    const ki_el *x = &a[r * m + j], *y = &a[q * m + j];
+    if (ki_el_eq(fl, x, y)) continue;
+    if (ki_less(&k, x, y)) return -1;
+    if (ki_less(&k, y, x)) return 1;
+  }
+  return 0;
+}
+static inline int ki_row_eq(int fl, const ki_el *a, int64_t m, int64_t r, int64_t q) {
+  for (int64_t j = 0; j < m; j++)
+    if (!ki_el_eq(fl, &a[r * m + j], &a[q * m + j])) return 0;
+  return 1;
+}
+
+/* unique_dim(self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False):
+ * the distinct slices of self along dim in lexicographic order, and for each slice of self the
+ * index of its distinct slice, and how many slices each one stands for. PyTorch sorts whatever
+ * `sorted` says and computes (and returns) the inverse and counts whatever the flags say: so does
+ * mc. Of equal slices the first in self is kept (a stable sort); a slice with NaN equals none, NaN
+ * sorting last (PyTorch's order there is its unstable sort's). mc's result is contiguous;
+ * PyTorch's is transposed back from dim 0 (strided_out). */
+static inline int ki_unique_dim(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  const char *op = "aten::unique_dim";
+  if (in[0].kind != MCK_TENSOR) return mck_fail(c, "%s: expects a tensor", op);
+  const mck_tensor *x = in[0].u.t;
+  if (x->ndim == 0) return mck_fail(c, "%s: Dimension specified as %lld but tensor has no dimensions", op,
+                                    (long long)(nin > 1 && in[1].kind == MCK_INT ? in[1].u.i : 0));
+  int d;
+  if (ki_dim(c, op, in, nin, 1, 0, x->ndim, &d)) return -1;
+  if (x->dtype == MCK_F16) return mck_fail(c, "\"unique_dim\" not implemented for 'Half'");
+  if (nout < 3 || out[0].kind != MCK_TENSOR || out[1].kind != MCK_TENSOR || out[2].kind != MCK_TENSOR)
+    return mck_fail(c, "%s: expects three tensor results", op);
+  int64_t n = x->shape[d], tot = mck_numel(x), m = n ? tot / n : 0;
+  if (n > 0 && tot == 0)
+    return mck_fail(c, "%s: There are 0 sized dimensions, and they aren't selected, so unique cannot be applied", op);
+  int fl = mck_is_float(x->dtype);
+  /* PyTorch compares the rows of self.transpose(0, dim): dims 0 and dim swapped, so a row's
+   * elements run over the other dims in the order pm[1..] */
+  int pm[MCK_MAX_DIMS];
+  for (int i = 0; i < x->ndim; i++) pm[i] = i == 0 ? d : i == d ? 0 : i;
+  ki_el *a = NULL;
+  int64_t *ord = NULL, *tmp = NULL, ng = n;
+  if (!c->meta && n > 0) {
+    /* self's slices as rows: element j of row r is self[..., r (at d), ...] in row-major order */
+    a = ki_alloc(c, op, tot);
+    ord = (int64_t *)malloc(sizeof(int64_t) * (size_t)(2 * n));
+    if (!a || !ord) {
+      free(a);
+      free(ord);
+      return mck_fail(c, "%s: out of memory", op);
+    }
+    tmp = ord + n;
+    int64_t shp[MCK_MAX_DIMS], st[MCK_MAX_DIMS];
+    for (int i = 0; i < x->ndim; i++) shp[i] = x->shape[pm[i]], st[i] = x->stride[pm[i]];
+    const int64_t *sts[1] = {st};
+    int64_t base[1] = {x->offset};
+    mck_iter it;
+    mck_iter_init(&it, x->ndim, shp, 1, sts, base);
+    for (int64_t j = 0; j < tot; j++, mck_iter_next(&it)) {
+      a[j].f = fl ? mck_getf(x, it.off[0]) : 0;
+      a[j].i = fl ? 0 : mck_geti(x, it.off[0]);
+      a[j].ix = j / m;
+    }
+    /* stable bottom-up merge sort of the row numbers */
+    for (int64_t r = 0; r < n; r++) ord[r] = r;
+    for (int64_t w = 1; w < n; w *= 2) {
+      for (int64_t lo = 0; lo < n; lo += 2 * w) {
+        int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, o = lo;
+        while (i < mid && j < hi) tmp[o++] = ki_row_cmp(fl, a, m, ord[j], ord[i]) < 0 ? ord[j++] : ord[i++];
+        while (i < mid) tmp[o++] = ord[i++];
+        while (j < hi) tmp[o++] = ord[j++];
+      }
+      memcpy(ord, tmp, sizeof(int64_t) * (size_t)n);
+    }
+    ng = 0;
+    for (int64_t r = 0; r < n; r++) ng += r == 0 || !ki_row_eq(fl, a, m, ord[r - 1], ord[r]);
+  }
+  int64_t vs[MCK_MAX_DIMS];
+  for (int i = 0; i < x->ndim; i++) vs[i] = i == d ? ng : x->shape[i];
+  int rc = mck_out_sized(c, out[0].u.t, x->dtype, x->ndim, vs) || mck_out(c, out[1].u.t, MCK_I64, 1, &n) ||
+           mck_out_sized(c, out[2].u.t, MCK_I64, 1, &ng);
+  if (!rc && !c->meta && n > 0) {
+    mck_tensor *v = out[0].u.t, *iv = out[1].u.t, *ct = out[2].u.t;
+    /* slice g of v along d, walked in the rows' element order */
+    int64_t vshp[MCK_MAX_DIMS], vst[MCK_MAX_DIMS];
+    for (int i = 1; i < x->ndim; i++) vshp[i - 1] = v->shape[pm[i]], vst[i - 1] = v->stride[pm[i]];
+    const int64_t *vsts[1] = {vst};
+    int64_t g = -1, count = 0;
+    for (int64_t r = 0; r < n; r++) {
+      int64_t q = ord[r];
+      if (r == 0 || !ki_row_eq(fl, a, m, ord[r - 1], q)) {
+        if (g >= 0) mck_seti(ct, ct->offset + g, count);
+        g++, count = 0;
+        int64_t base[1] = {v->offset + g * v->stride[d]};
+        mck_iter it;
+        mck_iter_init(&it, x->ndim - 1, vshp, 1, vsts, base);
+        for (int64_t j = 0; j < m; j++, mck_iter_next(&it)) ki_store(v, it.off[0], &a[q * m + j]);
+      }
+      count++;
+      mck_seti(iv, iv->offset + q, g);
+    }
+    mck_seti(ct, ct->offset + g, count);
+  }
+  free(a);
+  free(ord);
+  return rc ? -1 : 0;
+}
 #endif

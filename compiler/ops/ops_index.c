@@ -41,6 +41,11 @@ static const OpDef rows[] = {
     OPDEF("aten::_unique2", ki_unique2, EFF_PURE, 0, NULL, 1, 4, OPF_DATA_SIZED,
           "(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)",
           "torch.unique: the distinct elements ascending, the inverse (self's shape, or [0]) and counts ([n], or [0]); n known at run time; NaNs distinct, sorted=False refused"),
+    OPDEF("aten::unique_dim", ki_unique_dim, EFF_PURE, 0, NULL, 2, 5, OPF_DATA_SIZED | OPF_STRIDED_OUT,
+          "(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> "
+          "(Tensor, Tensor, Tensor)",
+          "the distinct slices along dim, sorted (whatever sorted says, as PyTorch), the inverse and counts "
+          "(always computed, as PyTorch)"),
     OPDEF("aten::unique_consecutive", ki_unique_consecutive, EFF_PURE, 0, NULL, 1, 4, OPF_DATA_SIZED,
           "(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)",
           "runs of equal elements in row-major order (dim=None), their inverse and counts as _unique2"),
@@ -194,6 +199,6 @@ static const OpDef rows[] = {
            "(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor",
            "int64 category draws with weights self (rows of a 2-D self), from ki_rng"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 63, "index op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 64, "index op table size");
 
 const OpFamily ops_family_index = {"index", rows, (int)(sizeof rows / sizeof rows[0])};

@@ -98,6 +98,16 @@ class Unique(nn.Module):
         return v, i, c, torch.unique(x).sum()
 
 
+class UniqueDim(nn.Module):
+    """torch.unique along a dim: distinct rows with inverse and counts, distinct columns of a
+    3-d tensor, and arithmetic on the result."""
+
+    def forward(self, x, y):
+        v, i, c = torch.unique(x, dim=0, return_inverse=True, return_counts=True)
+        w, j = torch.unique(y, dim=2, return_inverse=True)
+        return v, i, c, w, j, v.float().mean(0) + c.sum()
+
+
 class UniqueConsecutive(nn.Module):
     def forward(self, x):
         v, i, c = torch.unique_consecutive(x, return_inverse=True, return_counts=True)
@@ -224,6 +234,11 @@ for method in ("trace", "script"):
         dict(name="ds_unique_float" + sfx, module=Unique, inputs=lambda: [torch.randint(-3, 3, (2, 4)).float() / 2],
              format="json", method=method,
              more_inputs=_sets(lambda: [torch.tensor([[0.0, -0.0, 1.0, 0.0], [1.0, 1.0, -2.5, 0.0]])])),
+        dict(name="ds_unique_dim" + sfx, module=UniqueDim,
+             inputs=lambda: [torch.randint(0, 2, (6, 3)), torch.randint(0, 2, (2, 3, 5)).float()],
+             format="json", method=method,
+             more_inputs=_sets(lambda: [torch.zeros(6, 3, dtype=torch.int64), torch.zeros(2, 3, 5)],
+                               lambda: [torch.arange(18).reshape(6, 3), torch.randn(2, 3, 5)])),
         dict(name="ds_unique_consecutive" + sfx, module=UniqueConsecutive, inputs=_ints(12, hi=3), format="json",
              method=method, more_inputs=_sets(_ints(12, hi=1), lambda: [torch.arange(12)])),
         dict(name="ds_write_into_selection" + sfx, module=WriteIntoSelection, inputs=lambda: [torch.randn(3, 4)],

@@ -528,6 +528,18 @@ def data_sized(w):
         x = strided(torch.randint(0, 3, (3, 4)).to(dt))
         each_dtype(w, "aten::_unique2", lambda d: [x, True, True, True], lambda *a: A._unique2(*a), [dt])
         each_dtype(w, "aten::unique_consecutive", lambda d: [x, True, True, None], lambda *a: A.unique_consecutive(*a), [dt])
+    for dt in DTYPES:  # unique_dim: slices along a dim (few values, so equal slices recur); no NaN
+        for shape, dims in [((5, 3), (0, 1, -1)), ((3, 2, 4), (0, 1, 2)), ((6,), (0,)), ((0, 3), (0,))]:
+            x = torch.randint(0, 2, shape).to(dt)
+            for d in dims:
+                each_dtype(w, "aten::unique_dim", lambda dd: [x, d, True, False, False], lambda *a: A.unique_dim(*a), [dt])
+        x = strided(torch.randint(0, 2, (4, 6)).to(dt))
+        each_dtype(w, "aten::unique_dim", lambda dd: [x, 1, False, True, True], lambda *a: A.unique_dim(*a), [dt])
+    x = torch.tensor([[0.0, 1.0], [-0.0, 1.0], [0.0, 1.0]])  # equal rows with signed zeros: the first is kept
+    w.case("aten::unique_dim", [x, 0, True, True, True], A.unique_dim(x, 0, True, True, True))
+    w.error("aten::unique_dim", [torch.zeros(2, 0), 0, True, False, False])  # 0-size dims not selected
+    w.error("aten::unique_dim", [torch.tensor(1.0), 0, True, False, False])  # 0-d
+    w.error("aten::unique_dim", [rnd(2, 3), 2, True, False, False])  # dim out of range
     x = torch.tensor([0.0, -0.0, 1.0, -0.0])  # the first of equal zeros is kept, as PyTorch's hash set keeps it
     w.case("aten::_unique2", [x, True, True, True], A._unique2(x, True, True, True))
     x = rnd(3, 4)

@@ -326,7 +326,7 @@ int cmd_compile(int argc, char **argv) {
   if (wpath && !drv_out_open(&ow, wpath, &d)) goto fail;
   EmitOptions eo = {name ? name : own_name, hpath ? base_name(hpath) : "mc_runtime.h", base_name(model),
                     wpath ? ow.f : NULL, wpath ? base_name(wpath) : NULL, strcmp(weights, "blob") ? 65536 : 1, max_arena,
-                    hpath ? build_id : NULL, NULL, NULL};
+                    hpath ? build_id : NULL, NULL, NULL, NULL};
   if ((strcmp(target, "cuda") ? emit_c : emit_cuda)(g, &eo, oc.f, hpath ? oh.f : hnull, &d)) goto fail;
   bool blob_used = wpath && ftell(ow.f) > 0;
   if (dpath) {

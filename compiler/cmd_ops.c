@@ -31,9 +31,9 @@ typedef enum Target { T_BOTH, T_C, T_CUDA } Target;
 /* What the CUDA target runs for op: the CUDA emitter's own kernel, or the C kernel on the host. */
 static const char *cuda_support(const OpDef *op) {
   if (!op->kernel) return "structural";
-  if (op->flags & OPF_DATA_SIZED) /* docs/dynamic.md: the CUDA target has no run-time shapes yet */
-    return emit_cuda_has_device_kernel(op->name) ? "device kernel; refused when sized by the data"
-                                                 : "host fallback; refused when sized by the data";
+  if (op->flags & OPF_DATA_SIZED) /* docs/cuda.md: a graph with run-time shapes runs on the host */
+    return emit_cuda_has_device_kernel(op->name) ? "device kernel; the whole graph on the host when sized by the data"
+                                                 : "host fallback; the whole graph on the host when sized by the data";
   return emit_cuda_has_device_kernel(op->name) ? "device kernel" : "host fallback";
 }
 

@@ -399,6 +399,17 @@ int mcc_make_dynamic(mc_core *c, int num_dims, const mc_dim_desc *dims, char **p
 }
 
 /* The Dim that extent d of input i follows, or NULL. */
+int mcc_dims_ok(int ni, const mc_io_desc *inputs, int num_dims, const mc_dim_desc *dims) {
+  if (num_dims < 0 || (num_dims && !dims)) return 0;
+  for (int k = 0; k < num_dims; k++) {
+    const mc_dim_desc *dm = &dims[k];
+    if (dm->input < 0 || dm->input >= ni || dm->axis < 0 || dm->axis >= inputs[dm->input].ndim || dm->min < 0 ||
+        dm->min > dm->max || dm->max != inputs[dm->input].shape[dm->axis])
+      return 0;
+  }
+  return 1;
+}
+
 static const mc_dim_desc *mcc_dim_of(const mc_core *c, int i, int d) {
   for (int k = 0; k < c->num_dims; k++)
     if (c->dim_descs[k].input == i && c->dim_descs[k].axis == d) return &c->dim_descs[k];

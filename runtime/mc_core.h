@@ -129,6 +129,9 @@ size_t mcc_tables_bytes(int num_inputs, int num_outputs);
 /* Makes c (just initialised) a model with dynamic extents: the tables of current shapes from
  * [*pool, *pool + *left) when pool is not NULL, else allocated. MC_OK or MC_ENOMEM. */
 int mcc_make_dynamic(mc_core *c, int num_dims, const mc_dim_desc *dims, char **pool, size_t *left);
+/* 1 if dims are well formed for a model whose inputs (at their upper bounds) are `inputs`: each
+ * names an extent of an input, min <= max, and max is that extent in `inputs`. */
+int mcc_dims_ok(int num_inputs, const mc_io_desc *inputs, int num_dims, const mc_dim_desc *dims);
 /* Releases every binding (deleters, copy buffers) and frees what mcc_init allocated. */
 void mcc_fini(mc_core *c);
 

@@ -231,15 +231,8 @@ mc_model *mc_model_new_in(const mc_model_def *def, void *mem, size_t bytes) {
 /* A model with dynamic extents: the static model of dyn->def, then the tables of current shapes
  * (docs/dynamic.md). */
 static int mc_dyn_ok(const mc_model_dyn *dyn) {
-  if (!dyn || !dyn->def || !dyn->run || dyn->num_dims < 0 || (dyn->num_dims && !dyn->dims)) return 0;
-  const mc_model_def *def = dyn->def;
-  for (int k = 0; k < dyn->num_dims; k++) {
-    const mc_dim_desc *dm = &dyn->dims[k];
-    if (dm->input < 0 || dm->input >= def->num_inputs || dm->axis < 0 || dm->axis >= def->inputs[dm->input].ndim ||
-        dm->min < 0 || dm->min > dm->max || dm->max != def->inputs[dm->input].shape[dm->axis])
-      return 0;
-  }
-  return 1;
+  return dyn && dyn->def && dyn->run && dyn->def->inputs &&
+         mcc_dims_ok(dyn->def->num_inputs, dyn->def->inputs, dyn->num_dims, dyn->dims);
 }
 
 mc_model *mc_model_new_dyn(const mc_model_dyn *dyn) {

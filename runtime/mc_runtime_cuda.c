@@ -29,6 +29,7 @@
 struct mc_model {
   mc_core core; /* first: MCC(m) */
   const mc_cuda_def *def;
+  const mc_cuda_dyn *dyn; /* run-time shapes (mc_cuda_model_new_dyn), else NULL */
   int device;
   void *arena, *weights; /* device */
   void *host;            /* pinned host staging (def->host_bytes) */
@@ -128,6 +129,21 @@ mc_model *mc_cuda_model_new(const mc_cuda_def *def) {
   return m;
 }
 
+mc_model *mc_cuda_model_new_dyn(const mc_cuda_dyn *dyn) {
+  if (!dyn || !dyn->def || !dyn->run || !dyn->def->inputs ||
+      !mcc_dims_ok(dyn->def->num_inputs, dyn->def->inputs, dyn->num_dims, dyn->dims)) {
+    mc_create_err[0] = '\0';
+    snprintf(mc_create_err, sizeof mc_create_err, "mc_cuda_model_new_dyn: malformed model description");
+    return NULL;
+  }
+  mc_model *m = mc_cuda_model_new(dyn->def);
+  if (!m) return NULL;
+  m->dyn = dyn;
+  if (mcc_make_dynamic(&m->core, dyn->num_dims, dyn->dims, NULL, NULL))
+    return mc_create_fail(m, "host memory", "out of memory");
+  return m;
+}
+
 void mc_model_destroy(mc_model *m) {
   if (!m) return;
   if (m->core.dev) mcc_fini(&m->core);
@@ -157,7 +173,10 @@ int mc_run(mc_model *m) {
   if (e != cudaSuccess) return mc_cuda_fail(m, "mc_run", e);
   mc_cuda_ctx ctx = {(void *)m->stream, (void *)m->blas, m->host};
   char err[256] = {0};
-  rc = m->def->run(&ctx, m->core.in, m->arena, m->weights, m->core.out, err);
+  if (m->dyn)
+    rc = m->dyn->run(&ctx, m->core.cur_in, m->core.in, m->arena, m->weights, m->core.out, m->core.cur_out, err);
+  else
+    rc = m->def->run(&ctx, m->core.in, m->arena, m->weights, m->core.out, err);
   e = cudaStreamSynchronize(m->stream);
   if (rc == 0 && e != cudaSuccess) return mc_cuda_fail(m, "mc_run", e);
   return mcc_run_end(m, rc, err);

@@ -58,6 +58,19 @@ typedef struct mc_cuda_def {
 
 mc_model *mc_cuda_model_new(const mc_cuda_def *def); /* NULL on failure: mc_cuda_create_error() */
 
+/* A model with run-time shapes (Dims, or results sized by the data; docs/dynamic.md): def
+ * describes it at the upper bounds (arena, host staging and io shapes) and its run refuses to
+ * run; this run takes the bound inputs' shapes (in_desc[i].shape) and sets out_desc[k]'s shape
+ * and strides to output k's of this run. Otherwise as mc_cuda_def.run. */
+typedef struct mc_cuda_dyn {
+  const mc_cuda_def *def;
+  int num_dims;
+  const mc_dim_desc *dims;
+  int (*run)(const mc_cuda_ctx *ctx, const mc_io_desc *in_desc, void *const *in, void *arena, const void *weights,
+             void **out, mc_io_desc *out_desc, char *err);
+} mc_cuda_dyn;
+mc_model *mc_cuda_model_new_dyn(const mc_cuda_dyn *dyn); /* NULL on failure: mc_cuda_create_error() */
+
 #ifdef __cplusplus
 }
 #endif

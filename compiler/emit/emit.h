@@ -27,7 +27,23 @@ typedef struct EmitOptions {
    * kernel, with why it has no device code (mc inspect --target cuda lists them). */
   void (*on_host)(void *ctx, const Node *n, const char *why);
   void *on_host_ctx;
+  /* emit_c only (NULL: a model.c of its own): the source is for emit_cuda to paste into a .cu as
+   * host C++ (a graph with run-time shapes under --target cuda runs the C target's code on the
+   * host): no #include of the header, no model description struct nor create functions, one
+   * thread. emit_c fills it in with what the .cu's wrapper needs. */
+  struct EmitEmbed *embed;
 } EmitOptions;
+
+/* What emit_c tells emit_cuda of an embedded source (EmitOptions.embed). The source defines
+ * static NAME_run_dyn_ (mc_model_dyn.run's contract), NAME_inputs_, NAME_outputs_ (at the Dims'
+ * upper bounds) and NAME_dims_; with a weights file, NAME_weights_check_. */
+typedef struct EmitEmbed {
+  size_t arena_bytes; /* the arena NAME_run_dyn_ takes (scalar outputs' slots included) */
+  size_t in_bytes;    /* the inputs' compact sizes at the upper bounds, each rounded up to 64 */
+  size_t out_bytes;   /* the same of the outputs (a scalar: one element) */
+  int ndims;          /* entries of NAME_dims_ */
+  bool weights_file;  /* NAME_weights_check_() is defined and must pass at create */
+} EmitEmbed;
 
 /* Writes the C source to `c` and the header to `h`. Returns the number of errors reported. */
 int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d);

@@ -468,18 +468,21 @@ static void put_arg(Emitter *e, const Value *v) {
       put_cstring(f, a->s ? a->s : "");
       fputs("}}", f);
       return;
+    /* a constant list: a compound literal, which lives to the end of the block; pasted as C++
+     * (EmitOptions.embed) a lambda's static array, as C++ has no such literal */
     case ATTR_INTS: case ATTR_BOOLS:
-      fprintf(f, "{%s, %d, {.ints = (int64_t[]){", a->kind == ATTR_INTS ? "MCK_INTS" : "MCK_BOOLS", a->n);
+      fprintf(f, "{%s, %d, {.ints = %s{", a->kind == ATTR_INTS ? "MCK_INTS" : "MCK_BOOLS", a->n,
+              e->o->embed ? "[]() -> int64_t * { static int64_t a_[] = " : "(int64_t[])");
       for (int i = 0; i < a->n; i++) fprintf(f, "%s%s", i ? ", " : "", i64_lit(a->ints[i]));
-      fprintf(f, "%s}}}", a->n ? "" : "0");
+      fprintf(f, "%s}%s}}", a->n ? "" : "0", e->o->embed ? "; return a_; }()" : "");
       return;
     case ATTR_FLOATS:
-      fprintf(f, "{MCK_FLOATS, %d, {.floats = (double[]){", a->n);
+      fprintf(f, "{MCK_FLOATS, %d, {.floats = %s{", a->n, e->o->embed ? "[]() -> double * { static double a_[] = " : "(double[])");
       for (int i = 0; i < a->n; i++) {
         if (i) fputs(", ", f);
         put_double(f, a->floats[i]);
       }
-      fprintf(f, "%s}}}", a->n ? "" : "0");
+      fprintf(f, "%s}%s}}", a->n ? "" : "0", e->o->embed ? "; return a_; }()" : "");
       return;
     default: break;
     }
@@ -933,6 +936,13 @@ static void put_io_desc(FILE *f, const char *name, DType dt, int ndim, const int
 }
 
 /* The weights file's trailer (EmitOptions.build_id): written after the data; returns its size. */
+/* A graph input's or output's compact size (a scalar: 8 bytes), rounded up to 64 (EmitEmbed). */
+static size_t embed_bytes(const Type *t) {
+  int64_t ne = t->kind == TY_TENSOR ? tensor_numel(t) : 1;
+  size_t es = t->kind == TY_TENSOR ? ir_dtype_size(t->dtype) : 8;
+  return ((ne > 0 ? (size_t)ne : 0) * es + 63) / 64 * 64;
+}
+
 static size_t emit_blob_trailer(Emitter *e) {
   if (!e->o->build_id) return 0;
   char t[64] = {0};
@@ -1225,10 +1235,10 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   if (bad_include) {
     diag_error(d, (SrcLoc){o->header_name, 0, 0}, "this header name cannot be written in #include \"...\": %s", bad_include);
     e.errs++;
-  } else {
+  } else if (!o->embed) {
     fprintf(c, "#include \"%s\"\n\n", o->header_name);
   }
-  if (o->build_id && !bad_include) {
+  if (o->build_id && !bad_include && !o->embed) {
     fprintf(c, "#if !defined(%s_MC_BUILD_ID) || %s_MC_BUILD_ID != 0x%sull\n#error ", guard, guard, o->build_id);
     char msg[512];
     snprintf(msg, sizeof msg, "%s is not the header mc wrote with this file: run mc compile again", o->header_name);
@@ -1304,16 +1314,18 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   if (e.dyn) {
     fputs(dyn_helpers, c);
     /* the static entry point of a model with dynamic extents refuses to run */
-    fprintf(c, "static int %s_run(void *const *in, void *arena_, void **out, char *err) {\n"
-               "  (void)in;\n  (void)arena_;\n  (void)out;\n"
-               "  snprintf(err, 256, \"this model has dynamic shapes: create it with %s_create (mc_model_new_dyn)\");\n"
-               "  return -1;\n}\n", name, name);
+    if (!o->embed)
+      fprintf(c, "static int %s_run(void *const *in, void *arena_, void **out, char *err) {\n"
+                 "  (void)in;\n  (void)arena_;\n  (void)out;\n"
+                 "  snprintf(err, 256, \"this model has dynamic shapes: create it with %s_create (mc_model_new_dyn)\");\n"
+                 "  return -1;\n}\n", name, name);
     fprintf(c, "\n/* ---- run ---- */\nstatic int %s_run_dyn_(const mc_io_desc *ind, void *const *in, void *arena_, void **out,\n"
                "                          mc_io_desc *outd, char *err) {\n  (void)ind;\n  (void)outd;\n", name);
   } else {
     fprintf(c, "\n/* ---- run ---- */\nstatic int %s_run(void *const *in, void *arena_, void **out, char *err) {\n", name);
   }
-  fputs("  char *arena = (char *)arena_;\n  mck_ctx ctx;\n  memset(&ctx, 0, sizeof ctx);\n  ctx.nthreads = mc_runtime_num_threads();\n", c);
+  fprintf(c, "  char *arena = (char *)arena_;\n  mck_ctx ctx;\n  memset(&ctx, 0, sizeof ctx);\n  ctx.nthreads = %s;\n",
+          o->embed ? "1" : "mc_runtime_num_threads()");
   fprintf(c, "#ifdef MC_NO_MALLOC\n  static const size_t keep_[4] = {%" PRIu64 "u, %" PRIu64 "u, %" PRIu64 "u, %" PRIu64
              "u};\n  mck_pool_begin_(arena + %zuu, %" PRIu64 "u, keep_);\n#endif\n",
           keep[0], keep[1], keep[2], keep[3], (arena + 63) / 64 * 64, scratch);
@@ -1400,6 +1412,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
                   NULL, NULL, 0);
     else
       put_io_desc(c, v->name, v->type->dtype, v->type->ndim, v->type->shape, st, mutated[i]);
+    if (o->embed) o->embed->in_bytes += embed_bytes(v->type);
   }
   free(mutated);
   if (!top->nparams) fputs("  {\"\", 0, 0, {0}, {0}, 0},\n", c);
@@ -1419,12 +1432,13 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
       DType dt = v->type->kind == TY_FLOAT ? DT_F64 : v->type->kind == TY_BOOL ? DT_BOOL : DT_I64;
       put_io_desc(c, oname, dt, 0, NULL, NULL, 0);
     }
+    if (o->embed) o->embed->out_bytes += embed_bytes(v->type);
   }
   if (!top->nrets) fputs("  {\"\", 0, 0, {0}, {0}, 0},\n", c);
   fputs("};\n\n", c);
   if (saved) dyn_types_restore(&e, saved);
   /* the arena as the plan made it; without a heap, the kernels' scratch after it */
-  for (int k = 0; k < 2; k++) {
+  for (int k = 0; k < 2 && !o->embed; k++) {
     fprintf(c, k ? "#else\nconst mc_model_def %s_def = {\n  " : "#ifndef MC_NO_MALLOC\nconst mc_model_def %s_def = {\n  ", name);
     put_cstring(c, name);
     fprintf(c, ", %d, %d, %s_inputs_, %s_outputs_, ", top->nparams, top->nrets, name, name);
@@ -1432,7 +1446,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     else fprintf(c, "%zu", arena);
     fprintf(c, ", %s_run\n};\n", name);
   }
-  fputs("#endif\n\n", c);
+  if (!o->embed) fputs("#endif\n\n", c);
   if (e.dyn) { /* the Dims, and the description the runtime's dynamic entry points read */
     int nd = g->ndims;
     fprintf(c, "static const mc_dim_desc %s_dims_[%d] = {\n", name, nd ? nd : 1);
@@ -1450,14 +1464,24 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
       fprintf(c, ", %s, %s},\n", i64_lit(dm->min), i64_lit(dm->max));
     }
     if (!nd) fputs("  {0, 0, \"\", 0, 0},\n", c);
-    fprintf(c, "};\nconst mc_model_dyn %s_dyn = {&%s_def, %d, %s_dims_, %s_run_dyn_};\n\n", name, name, nd, name, name);
+    if (o->embed) fputs("};\n\n", c);
+    else fprintf(c, "};\nconst mc_model_dyn %s_dyn = {&%s_def, %d, %s_dims_, %s_run_dyn_};\n\n", name, name, nd, name, name);
+  }
+  if (o->embed) {
+    o->embed->arena_bytes = arena;
+    o->embed->ndims = g->ndims;
+    o->embed->weights_file = e.blob_bytes > 0;
+    if (!e.dyn) {
+      diag_error(d, g->loc, "internal: an embedded C source is for a graph with run-time shapes");
+      e.errs++;
+    }
   }
   const char *newfn[2] = {"mc_model_new(&%s_def)", "mc_model_new_in(&%s_def, mem, bytes)"};
   if (e.dyn) {
     newfn[0] = "mc_model_new_dyn(&%s_dyn)";
     newfn[1] = "mc_model_new_dyn_in(&%s_dyn, mem, bytes)";
   }
-  for (int k = 0; k < 2; k++) {
+  for (int k = 0; k < 2 && !o->embed; k++) {
     fprintf(c, k ? "mc_model *%s_create_in(void *mem, size_t bytes) {\n" : "mc_model *%s_create(void) {\n", name);
     if (e.blob_bytes > 0) fprintf(c, "  if (%s_weights_check_()) return NULL;\n  %s_weights_prepare_();\n", name, name);
     fputs("  return ", c);

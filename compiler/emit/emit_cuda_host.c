@@ -623,11 +623,28 @@ bool cu_host(Cu *e, const Node *n, const OpDef *op) {
 /* ---- the host kernel library ---------------------------------------------------------------- */
 /* Writes s with C's compound literals that C++ rejects rewritten: &(T){...} (the address of a
  * temporary) becomes mck_cxx_tmp_((T){...}), and an array literal (T[]){...} passed as a
- * pointer becomes (std::initializer_list<T>{...}.begin()); both live to the end of the full
- * expression, as the C literal lives to the end of its block, which is all the kernels need. */
-static void cu_put_cxx(FILE *f, const char *s, size_t len) {
+ * pointer becomes ((T *)std::initializer_list<T>{...}.begin()) (read, never written); both live to the end of the full
+ * expression, as the C literal lives to the end of its block, which is all the kernels need.
+ * Comments and string and character literals are copied as they are. */
+void cu_put_cxx(FILE *f, const char *s, size_t len) {
   size_t i = 0;
   while (i < len) {
+    if (s[i] == '/' && i + 1 < len && (s[i + 1] == '*' || s[i + 1] == '/')) { /* a comment, as it is */
+      const char *end = s[i + 1] == '*' ? strstr(s + i + 2, "*/") : strchr(s + i + 2, '\n');
+      size_t j = end && (size_t)(end - s) < len ? (size_t)(end - s) + (s[i + 1] == '*' ? 2 : 0) : len;
+      fwrite(s + i, 1, j - i, f);
+      i = j;
+      continue;
+    }
+    if (s[i] == '"' || s[i] == '\'') { /* a literal: up to its closing quote */
+      char q = s[i];
+      size_t j = i + 1;
+      while (j < len && s[j] != q && s[j] != '\n') j += s[j] == '\\' && j + 1 < len ? 2 : 1;
+      if (j < len && s[j] == q) j++;
+      fwrite(s + i, 1, j - i, f);
+      i = j;
+      continue;
+    }
     bool amp = s[i] == '&' && i + 1 < len && s[i + 1] == '(';
     size_t p = amp ? i + 1 : i;
     if (s[p] == '(' && p + 1 < len && (isalpha((unsigned char)s[p + 1]) || s[p + 1] == '_')) {
@@ -642,8 +659,10 @@ static void cu_put_cxx(FILE *f, const char *s, size_t len) {
           else if (s[k] == '}' && --depth == 0) break;
         }
         if (k < len) {
-          if (array) {
-            fputs("(std::initializer_list<", f);
+          if (array) { /* ((T *)std::initializer_list<T>{...}.begin()): C's literal is not const */
+            fputs("((", f);
+            fwrite(s + p + 1, 1, j - 2 - (p + 1), f);
+            fputs(" *)std::initializer_list<", f);
             fwrite(s + p + 1, 1, j - 2 - (p + 1), f);
             fputs(">", f);
           } else {
@@ -663,20 +682,28 @@ static void cu_put_cxx(FILE *f, const char *s, size_t len) {
   }
 }
 
+/* What C code pasted as host C++ needs around it (cu_put_cxx): one thread, no thread pool. */
+void cu_cxx_begin(FILE *c) {
+  fputs("#ifdef __NVCC__\n#pragma nv_diag_suppress 550\n#endif\n"
+        "#include <initializer_list>\n#include <stdlib.h>\n#include <string.h>\n"
+        "#ifndef MC_NO_THREADS\n#define MC_NO_THREADS 1\n#endif\n#define restrict __restrict__\n"
+        "#define _Alignas(x) __attribute__((aligned(x)))\n"
+        "template <class T> static inline const T *mck_cxx_tmp_(const T &x) { return &x; }\n", c);
+}
+
+void cu_cxx_end(FILE *c) { fputs("#undef restrict\n#undef _Alignas\n", c); }
+
 /* The C target's kernel library as host C++ (only when some node runs on the host): the part the
  * run body (roots) names, kernel_lib.h. */
 void cu_host_library(FILE *c, const char *roots, size_t nroots) {
   fputs("/* ---- host: the C target's kernel library (compiler/ops/k_*.h), for the ops without a device\n"
-        " * kernel; compiled as C++ host code, one thread, no thread pool ---- */\n"
-        "#ifdef __NVCC__\n#pragma nv_diag_suppress 550\n#endif\n"
-        "#include <initializer_list>\n#include <stdlib.h>\n#include <string.h>\n"
-        "#ifndef MC_NO_THREADS\n#define MC_NO_THREADS 1\n#endif\n#define restrict __restrict__\n"
-        "template <class T> static inline const T *mck_cxx_tmp_(const T &x) { return &x; }\n", c);
+        " * kernel; compiled as C++ host code, one thread, no thread pool ---- */\n", c);
+  cu_cxx_begin(c);
   char *lib = kernel_lib_text(roots, nroots, false);
   if (lib) cu_put_cxx(c, lib, strlen(lib));
   free(lib);
-  fputs("#undef restrict\n"
-        "static inline MCK_UNUSED int64_t mck_arg_i(mck_arg a) { return a.kind == MCK_FLOAT ? (int64_t)a.u.f : a.u.i; }\n"
+  cu_cxx_end(c);
+  fputs("static inline MCK_UNUSED int64_t mck_arg_i(mck_arg a) { return a.kind == MCK_FLOAT ? (int64_t)a.u.f : a.u.i; }\n"
         "static inline MCK_UNUSED double mck_arg_fv(mck_arg a) { return a.kind == MCK_FLOAT ? a.u.f : (double)a.u.i; }\n"
         "static MCK_UNUSED int mcu_host_fail_(char *err, const mck_ctx *ctx, const char *where) {\n"
         "  snprintf(err, 256, \"%.120s: %.120s\", where, ctx->err[0] ? ctx->err : \"kernel failed\");\n"

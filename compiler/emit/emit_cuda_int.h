@@ -106,5 +106,15 @@ bool cu_put_scalar(Cu *e, const Node *n, const char *lhs, const Value *v);
 void cu_int_expr(Cu *e, const Value *v);
 bool cu_host(Cu *e, const Node *n, const OpDef *op);
 void cu_host_library(FILE *c, const char *roots, size_t nroots);
+void cu_cxx_begin(FILE *c);
+void cu_cxx_end(FILE *c);
+void cu_put_cxx(FILE *f, const char *s, size_t len);
+
+/* emit_cuda.c */
+void cu_write_header(const Graph *g, const EmitOptions *o, FILE *h, bool dyn);
+void cu_build_id_check(FILE *c, const char *name, const EmitOptions *o);
+
+/* emit_cuda_whole.c */
+int cu_emit_whole_host(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d);
 
 #endif

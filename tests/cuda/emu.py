@@ -14,7 +14,8 @@ kernels lack: exit 1 with a located diagnostic) is counted, not failed; the clos
 how many, and for which ops. So is a case mc rejects for the C target too, with the same first
 error (tests/e2e fails it). Any other compile failure, build failure or mismatch fails.
 
-A case with `run_error` is also run on its `run_inputs`: mc_run must fail with that message.
+A case with `run_error` is also run on its `run_inputs`: mc_run must fail with that message; a
+case's `more_inputs` (other input sets: results sized by the data get other counts) run too.
 The models in NO_FALLBACK (resnet18, mobilenet_v2, the transformer layers and the other
 torchvision models) must run entirely on the device: `mc inspect --target cuda` lists no node on
 the host.
@@ -125,23 +126,25 @@ def check_case(case):
         if r.returncode != 0:
             errors.append("%s: emu_harness exited %d: %s" % (mode, r.returncode, r.stdout[-2000:]))
             continue
-        shapes = [l.split() for l in open(os.path.join(od, "shapes.txt")).read().splitlines()]
-        if len(shapes) != len(want):
-            errors.append("%s: %d outputs, PyTorch %d" % (mode, len(shapes), len(want)))
+        errors.extend(e2e.compare_outputs(od, want, want_inputs, case, mode))
+    for j, make in enumerate(case.get("more_inputs", [])):
+        # another input set (results sized by the data: other counts), copy binding
+        xs = make()
+        ins2 = [x.clone() for x in xs]
+        with torch.no_grad():
+            want2 = [e2e.to_numpy(w) for w in e2e.flatten(mod(*ins2))]
+        files2 = []
+        for i, x in enumerate(xs):
+            p = os.path.join(d, "more%d_in_%d.bin" % (j, i))
+            x.contiguous().numpy().tofile(p)
+            files2.append(p)
+        od = os.path.join(d, "more%d" % j)
+        os.makedirs(od, exist_ok=True)
+        r = e2e.run([exe, "copy", od] + files2)
+        if r.returncode != 0:
+            errors.append("inputs %d: emu_harness exited %d: %s" % (j + 1, r.returncode, r.stdout[-2000:]))
             continue
-        for k, (w, s) in enumerate(zip(want, shapes)):
-            code, bits = map(int, s[2].split(":"))
-            dims = tuple(int(x) for x in s[3:])
-            got = np.fromfile(os.path.join(od, "output_%d.bin" % k), dtype=e2e.DT[(code, bits)]).reshape(dims)
-            atol = case["scale_tol"] * float(np.abs(w).max()) if "scale_tol" in case else case.get("atol", 1e-6)
-            msg = e2e.close(got, w, case.get("rtol", 1e-5), atol)
-            if msg:
-                errors.append("%s: output %d %s" % (mode, k, msg))
-        for i, w in enumerate(want_inputs):
-            got = np.fromfile(os.path.join(od, "input_%d.bin" % i), dtype=w.dtype).reshape(w.shape)
-            msg = e2e.close(got, w, case.get("rtol", 1e-5), case.get("atol", 1e-6))
-            if msg:
-                errors.append("%s: final value of input %d %s" % (mode, i, msg))
+        errors.extend(e2e.compare_outputs(od, want2, [x.numpy() for x in ins2], case, "inputs %d" % (j + 1)))
     if "run_error" in case:
         # inputs PyTorch raises on (an index out of range at run time): mc_run fails with its message
         rfiles = []

@@ -143,8 +143,10 @@ ${MAKE:-make} -s BUILD="$BUILD" "$BUILD/libmcrt_cuda.a"
 ARCH="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
 # models of tests/cuda/emu.py without GEMMs or weights, with the block reduction; with control
 # flow and the C kernels on the host (types_promote_script: int32 and float64); views at a
-# run-time index (rtint_write_rows)
-for name in elementwise dce_sgd_traced ctl_nested_if_in_loop types_promote_script rtint_write_rows; do
+# run-time index (rtint_write_rows); results sized by the data, so the C target's code on the
+# host (ds_unique_trace, ds_write_into_selection_script)
+for name in elementwise dce_sgd_traced ctl_nested_if_in_loop types_promote_script rtint_write_rows \
+    ds_unique_trace ds_write_into_selection_script; do
   d="$ROOT/$BUILD/cuda-emu/$name"
   [ -f "$d/model.cu" ] || continue
   if (cd "$d" && "$NVCC" $ARCH -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$ROOT/runtime" -c model.cu -o model_nvcc.o) >"$d/nvcc.log" 2>&1; then

@@ -12,7 +12,8 @@
  * model_MEMORY_BYTES). Built with -DMC_NO_MALLOC (and linked with the malloc family poisoned)
  * the harness calls no allocator either: the model lives in a static buffer of
  * model_MEMORY_BYTES and the input and output buffers come from a static pool; the DLPack copy
- * of an output is not checked (the heapless runtime has none). */
+ * of an output is not checked (the heapless runtime has none). Built with -DMC_CUDA_EMULATE
+ * against a --target cuda model.h, it drives that model through the CUDA runtime's emulation. */
 #include "model.h"
 
 #include <stdio.h>
@@ -63,7 +64,7 @@ int main(int argc, char **argv) {
   mc_model *m = NULL;
 #ifdef MC_NO_MALLOC
   m = model_create_in(heapless_model_, sizeof heapless_model_);
-#else
+#elif defined(model_MEMORY_BYTES) /* the CUDA target's models have no create_in */
   if (getenv("MC_DYN_IN")) {
     size_t bytes = model_MEMORY_BYTES;
     mem = malloc(bytes + 64);
@@ -72,6 +73,8 @@ int main(int argc, char **argv) {
   } else {
     m = model_create();
   }
+#else
+  m = model_create();
 #endif
   if (!sf || !m) {
     fprintf(stderr, "cannot open the script or create the model\n");

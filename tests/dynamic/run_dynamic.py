@@ -2,7 +2,8 @@
 once to one model.c, built with gcc (and compiled with clang, C99 and C11, -Wall -Wextra
 -Werror), then run through the C runtime at several sizes within the bounds — sizes not seen at
 export among them — in one process, rebinding the inputs to new sizes; every output is compared
-with what PyTorch computes at that size. Refusals: an extent outside its Dim (MC_ESHAPE at
+with what PyTorch computes at that size; the same model compiled with --target cuda runs the
+same sizes through the CUDA runtime's CPU emulation (where libmcrt_cuda_emu.a is built). Refusals: an extent outside its Dim (MC_ESHAPE at
 bind), two inputs that share a Dim bound with different sizes (MC_ESHAPE at mc_run), and traces
 that baked a size in (refused at export, naming the Dim).
 
@@ -448,6 +449,8 @@ def check_case(case):
         errors.extend(run_e2e.compare_outputs(od, want, want_inputs, case, label))
     if case.get("no_malloc"):
         errors.extend(check_no_malloc(case, d, sp, wants, expect_msgs))
+    if os.path.exists(os.path.join(BUILD, "libmcrt_cuda_emu.a")):
+        errors.extend(check_cuda_emu(case, d, sp, wants, expect_msgs))
     # `mc run` (libtcc) and `mc run --interp` take .npy inputs of a size within the bounds
     for j in [1, -1] if case.get("mc_run") else []:
         od, want, _, label = wants[j]
@@ -520,6 +523,19 @@ def check_no_malloc(case, d, script_path, wants, expect_msgs):
         r = run([CC] + objs + [host, "-o", exe, "-lm"] + ["-Wl,--wrap=" + f for f in ("malloc", "calloc", "realloc", "free")])
     if r.returncode != 0:
         return ["no_malloc: link: %s" % r.stdout[-3000:]]
+    sp = rerun_script(o, script_path, wants)
+    r = run([exe, sp])
+    if r.returncode != 0:
+        return ["no_malloc: harness exited %d: %s" % (r.returncode, r.stdout[-3000:])]
+    errors = ["no_malloc: expected a message with %r: %s" % (m, r.stdout[-1000:]) for m in expect_msgs if m not in r.stdout]
+    for od, want, want_inputs, label in wants:
+        errors.extend(run_e2e.compare_outputs(os.path.join(o, os.path.basename(od)), want, want_inputs, case,
+                                              "no_malloc " + label))
+    return errors
+
+
+def rerun_script(o, script_path, wants):
+    """The script with each run's output folder moved under o; returns its path."""
     script = open(script_path).read()
     for od, _, _, _ in wants:
         nd = os.path.join(o, os.path.basename(od))
@@ -528,13 +544,39 @@ def check_no_malloc(case, d, script_path, wants, expect_msgs):
     sp = os.path.join(o, "script.txt")
     with open(sp, "w") as f:
         f.write(script)
-    r = run([exe, sp])
+    return sp
+
+
+def check_cuda_emu(case, d, script_path, wants, expect_msgs):
+    """--target cuda, built the spec-6 way (the CPU emulation): the same script at the same sizes
+    through the CUDA runtime (a graph with run-time shapes runs on the host there, docs/cuda.md)."""
+    o = os.path.join(d, "cuda")
+    os.makedirs(o, exist_ok=True)
+    r = run([MC, "compile", os.path.join(d, "model.json"), "--target", "cuda", "-o", os.path.join(o, "model.cu"),
+             "--name", "model"])
     if r.returncode != 0:
-        return ["no_malloc: harness exited %d: %s" % (r.returncode, r.stdout[-3000:])]
-    errors = ["no_malloc: expected a message with %r: %s" % (m, r.stdout[-1000:]) for m in expect_msgs if m not in r.stdout]
+        return ["cuda: mc compile --target cuda exited %d:\n%s" % (r.returncode, r.stdout[-3000:])]
+    dist = os.path.join(BUILD, "runtime-dist")
+    inc = ["-I" + o, "-I" + dist]
+    cxx = "clang++" if "clang" in CC else "c++"
+    r = run([cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-DMC_CUDA_EMULATE"] + run_e2e.SAN + inc +
+            ["-x", "c++", "-c", "model.cu", "-o", "model.o"], cwd=o)
+    if r.returncode == 0:
+        r = run([CC, "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-DMC_CUDA_EMULATE"] + run_e2e.SAN + inc +
+                ["-c", os.path.join(HERE, "harness.c"), "-o", os.path.join(o, "harness.o")])
+    exe = os.path.join(o, "harness")
+    if r.returncode == 0:
+        r = run([cxx] + run_e2e.SAN + [os.path.join(o, "harness.o"), os.path.join(o, "model.o"),
+                                      os.path.join(BUILD, "libmcrt_cuda_emu.a"), "-lm", "-lpthread", "-o", exe])
+    if r.returncode != 0:
+        return ["cuda: build: %s" % r.stdout[-3000:]]
+    r = run([exe, rerun_script(o, script_path, wants)])
+    if r.returncode != 0:
+        return ["cuda: harness exited %d: %s" % (r.returncode, r.stdout[-3000:])]
+    errors = ["cuda: expected a message with %r: %s" % (m, r.stdout[-1000:]) for m in expect_msgs if m not in r.stdout]
     for od, want, want_inputs, label in wants:
         errors.extend(run_e2e.compare_outputs(os.path.join(o, os.path.basename(od)), want, want_inputs, case,
-                                              "no_malloc " + label))
+                                              "cuda " + label))
     return errors
 
 

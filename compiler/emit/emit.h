@@ -28,15 +28,16 @@ typedef struct EmitOptions {
   void (*on_host)(void *ctx, const Node *n, const char *why);
   void *on_host_ctx;
   /* emit_c only (NULL: a model.c of its own): the source is for emit_cuda to paste into a .cu as
-   * host C++ (a graph with run-time shapes under --target cuda runs the C target's code on the
-   * host): no #include of the header, no model description struct nor create functions, one
+   * host C++ (a graph with run-time shapes, or one the device code refuses, runs the C target's
+   * code on the host under --target cuda): no #include of the header, no model description struct nor create functions, one
    * thread. emit_c fills it in with what the .cu's wrapper needs. */
   struct EmitEmbed *embed;
 } EmitOptions;
 
 /* What emit_c tells emit_cuda of an embedded source (EmitOptions.embed). The source defines
- * static NAME_run_dyn_ (mc_model_dyn.run's contract), NAME_inputs_, NAME_outputs_ (at the Dims'
- * upper bounds) and NAME_dims_; with a weights file, NAME_weights_check_. */
+ * static NAME_run_dyn_ (mc_model_dyn.run's contract, for fixed shapes too), NAME_inputs_,
+ * NAME_outputs_ (at the Dims' upper bounds) and NAME_dims_ (one unused entry when there are
+ * none); with a weights file, NAME_weights_check_. */
 typedef struct EmitEmbed {
   size_t arena_bytes; /* the arena NAME_run_dyn_ takes (scalar outputs' slots included) */
   size_t in_bytes;    /* the inputs' compact sizes at the upper bounds, each rounded up to 64 */

@@ -1311,7 +1311,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
           (uint64_t)(arena + 63) / 64 * 64 + scratch);
   fputs("#endif\n", c);
   /* run function */
-  if (e.dyn) {
+  if (e.dyn || o->embed) { /* embedded: mc_cuda_dyn's run takes the shapes' tables also for fixed shapes */
     fputs(dyn_helpers, c);
     /* the static entry point of a model with dynamic extents refuses to run */
     if (!o->embed)
@@ -1471,10 +1471,7 @@ int emit_c(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
     o->embed->arena_bytes = arena;
     o->embed->ndims = g->ndims;
     o->embed->weights_file = e.blob_bytes > 0;
-    if (!e.dyn) {
-      diag_error(d, g->loc, "internal: an embedded C source is for a graph with run-time shapes");
-      e.errs++;
-    }
+    if (!e.dyn) fprintf(c, "static const mc_dim_desc %s_dims_[1] = {\n  {0, 0, \"\", 0, 0},\n};\n\n", name);
   }
   const char *newfn[2] = {"mc_model_new(&%s_def)", "mc_model_new_in(&%s_def, mem, bytes)"};
   if (e.dyn) {

@@ -346,16 +346,14 @@ static void cu_blob_check(FILE *c, const char *name, const EmitOptions *o, size_
   fputs(", stderr);\n  return -1;\n}\n", c);
 }
 
-int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
+/* The device code for g (every shape fixed at compile time). */
+static int cu_emit_device(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   Cu e;
   memset(&e, 0, sizeof e);
   e.g = g;
   e.o = o;
   e.c = c;
   e.d = d;
-  /* run-time shapes (Dims, results sized by the data; docs/dynamic.md): the C target's code on
-   * the host, between copies (emit_cuda_whole.c) */
-  if (ir_graph_is_dynamic(g)) return cu_emit_whole_host(g, o, c, h, d);
   if (plan_graph_bounded(g, &e.plan, o->max_arena_bytes, d)) {
     plan_free(&e.plan);
     return 1;
@@ -565,4 +563,74 @@ int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
   free(e.w);
   plan_free(&e.plan);
   return e.errs;
+}
+
+/* emit_cuda: device code, tried into buffers with its diagnostics and host reports held back;
+ * a graph with run-time shapes, or one the device code refuses (a construct or argument it
+ * lacks), runs whole on the host instead (emit_cuda_whole.c), so --target cuda takes every graph
+ * the C target takes. */
+typedef struct CuHeld {
+  const EmitOptions *o;
+  const Node **n;
+  const char **why;
+  int len, cap;
+} CuHeld;
+
+static void cu_hold(void *ctx, const Node *n, const char *why) {
+  CuHeld *hd = ctx;
+  if (hd->len == hd->cap) {
+    int cap = hd->cap ? 2 * hd->cap : 64;
+    const Node **nn = realloc(hd->n, (size_t)cap * sizeof *nn);
+    if (nn) hd->n = nn;
+    const char **ww = nn ? realloc(hd->why, (size_t)cap * sizeof *ww) : NULL;
+    if (ww) hd->why = ww;
+    if (!nn || !ww) return;
+    hd->cap = cap;
+  }
+  hd->n[hd->len] = n;
+  hd->why[hd->len++] = why;
+}
+
+int emit_cuda(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d) {
+  if (ir_graph_is_dynamic(g)) return cu_emit_whole_host(g, o, c, h, d, NULL);
+  char *cb = NULL, *hb = NULL, *db = NULL;
+  size_t cl = 0, hl = 0, dl = 0;
+  FILE *cf = open_memstream(&cb, &cl), *hf = open_memstream(&hb, &hl), *df = open_memstream(&db, &dl);
+  CuHeld held = {o, NULL, NULL, 0, 0};
+  int errs = 1;
+  Diag dd = *d;
+  if (cf && hf && df) {
+    EmitOptions eo = *o;
+    eo.on_host = o->on_host ? cu_hold : NULL;
+    eo.on_host_ctx = &held;
+    dd.out = df;
+    dd.nerrors = dd.nwarnings = 0;
+    errs = cu_emit_device(g, &eo, cf, hf, &dd);
+  }
+  if (cf) fclose(cf);
+  if (hf) fclose(hf);
+  if (df) fclose(df);
+  if (!cf || !hf || !df) {
+    diag_error(d, g->loc, "out of memory");
+  } else if (!errs) {
+    fwrite(cb, 1, cl, c);
+    fwrite(hb, 1, hl, h);
+    fwrite(db, 1, dl, d->out);
+    d->nwarnings += dd.nwarnings;
+    for (int i = 0; i < held.len; i++) o->on_host(o->on_host_ctx, held.n[i], held.why[i]);
+  } else {
+    /* the first refusal names why the graph runs on the host */
+    const char *msg = db ? strstr(db, "error: ") : NULL;
+    static char why[400];
+    size_t len = msg ? strcspn(msg + 7, "\n") : 0;
+    snprintf(why, sizeof why, "the device code refuses this graph (%.*s): the whole graph runs on the host",
+             (int)(len < 300 ? len : 300), msg ? msg + 7 : "");
+    errs = cu_emit_whole_host(g, o, c, h, d, why);
+  }
+  free(cb);
+  free(hb);
+  free(db);
+  free(held.n);
+  free(held.why);
+  return errs;
 }

@@ -115,6 +115,7 @@ void cu_write_header(const Graph *g, const EmitOptions *o, FILE *h, bool dyn);
 void cu_build_id_check(FILE *c, const char *name, const EmitOptions *o);
 
 /* emit_cuda_whole.c */
-int cu_emit_whole_host(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d);
+/* why: the reason mc inspect gives for every node (NULL: the graph has run-time shapes). */
+int cu_emit_whole_host(Graph *g, const EmitOptions *o, FILE *c, FILE *h, Diag *d, const char *why);
 
 #endif

@@ -70,6 +70,70 @@ def refusal(log):
     return None
 
 
+def build_emu(d):
+    """Builds d/model.cu the spec-6 way with tests/cuda/emu_harness.c; returns (exe, errors)."""
+    r = e2e.run([CXX, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-DMC_CUDA_EMULATE"] + e2e.SAN + INC +
+                ["-x", "c++", "-c", "model.cu", "-o", "model.o"], cwd=d)
+    if r.returncode != 0:
+        return None, ["c++: %s" % r.stdout[-3000:]]
+    exe = os.path.join(d, "emu_harness")
+    r = e2e.run([e2e.CC, "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-DMC_CUDA_EMULATE", "-I" + d] + e2e.SAN + INC +
+                ["-c", os.path.join(HERE, "emu_harness.c"), "-o", os.path.join(d, "emu_harness.o")])
+    if r.returncode != 0:
+        return None, ["cc: %s" % r.stdout[-3000:]]
+    r = e2e.run([CXX] + e2e.SAN + [os.path.join(d, "emu_harness.o"), os.path.join(d, "model.o"),
+                                  os.path.join(e2e.BUILD, "libmcrt_cuda_emu.a"), "-lm", "-lpthread", "-o", exe])
+    if r.returncode != 0:
+        return None, ["c++ (link): %s" % r.stdout[-3000:]]
+    return exe, []
+
+
+class ScalarArgs(torch.nn.Module):
+    def forward(self, x, n: int, s: float, b: bool):
+        y = x * n + s
+        if b:
+            y = y - n
+        return y, n + 1
+
+
+def check_scalar_inputs():
+    """A graph the device code refuses (int, float and bool graph inputs: 0-d int64, float64 and
+    uint8 tensors at the runtime API) runs whole on the host, as mc inspect says; both branches
+    match PyTorch in each binding mode."""
+    d = os.path.join(OUT, "whole_scalar_inputs")
+    os.makedirs(d, exist_ok=True)
+    import mc_export
+    mod = ScalarArgs()
+    x = torch.randn(2, 3)
+    path = os.path.join(d, "model.json")
+    mc_export.export(mod, (x, 3, 0.5, True), path, method="script")
+    r = e2e.run([e2e.MC, "compile", path, "--target", "cuda", "-o", os.path.join(d, "model.cu"), "--name", "model"])
+    if r.returncode != 0:
+        return ["compile: mc exited %d:\n%s" % (r.returncode, r.stdout[-3000:])]
+    r = e2e.run([e2e.MC, "inspect", path, "--target", "cuda"])
+    if r.returncode != 0 or "the device code refuses this graph (graph input %n is not a tensor" not in r.stdout:
+        return ["mc inspect --target cuda does not say why the graph runs on the host:\n" + r.stdout[-2000:]]
+    exe, errors = build_emu(d)
+    if errors:
+        return errors
+    for b in (True, False):
+        args = (x, 3, 0.5, b)
+        want = [e2e.to_numpy(w) for w in e2e.flatten(mod(*args))]
+        files = []
+        for i, (a, dt) in enumerate(zip(args, (np.float32, np.int64, np.float64, np.uint8))):
+            files.append(os.path.join(d, "in_%d_%d.bin" % (b, i)))
+            (a.numpy() if i == 0 else np.array(a, dtype=dt)).tofile(files[-1])
+        for mode in ("copy", "zerocopy", "dlpack"):
+            od = os.path.join(d, "%s_%d" % (mode, b))
+            os.makedirs(od, exist_ok=True)
+            r = e2e.run([exe, mode, od] + files)
+            if r.returncode != 0:
+                errors.append("%s: emu_harness exited %d: %s" % (mode, r.returncode, r.stdout[-2000:]))
+                continue
+            errors.extend(e2e.compare_outputs(od, want, [x.numpy()], {}, "%s, b=%s" % (mode, b)))
+    return errors
+
+
 def check_case(case):
     """Returns (errors, refused): refused is the refusal key when --target cuda refuses."""
     name = case["name"]
@@ -100,19 +164,9 @@ def check_case(case):
         if r.returncode != 0 or "cuda: every node has device code (no host fallback)" not in r.stdout:
             return ["mc inspect --target cuda: nodes on the host (this model must run on the device):\n%s" %
                     r.stdout[r.stdout.find("cuda:"):][-3000:]], None
-    r = e2e.run([CXX, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-DMC_CUDA_EMULATE"] + e2e.SAN + INC +
-                ["-x", "c++", "-c", "model.cu", "-o", "model.o"], cwd=d)
-    if r.returncode != 0:
-        return ["c++: %s" % r.stdout[-3000:]], None
-    exe = os.path.join(d, "emu_harness")
-    r = e2e.run([e2e.CC, "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-DMC_CUDA_EMULATE", "-I" + d] + e2e.SAN + INC +
-                ["-c", os.path.join(HERE, "emu_harness.c"), "-o", os.path.join(d, "emu_harness.o")])
-    if r.returncode != 0:
-        return ["cc: %s" % r.stdout[-3000:]], None
-    r = e2e.run([CXX] + e2e.SAN + [os.path.join(d, "emu_harness.o"), os.path.join(d, "model.o"),
-                                  os.path.join(e2e.BUILD, "libmcrt_cuda_emu.a"), "-lm", "-lpthread", "-o", exe])
-    if r.returncode != 0:
-        return ["c++ (link): %s" % r.stdout[-3000:]], None
+    exe, errors = build_emu(d)
+    if errors:
+        return errors, None
     files = []
     for i, x in enumerate(inputs):
         p = os.path.join(d, "in_%d.bin" % i)
@@ -201,6 +255,12 @@ def main():
             passed += 1
             print("ok   %s" % case["name"])
         sys.stdout.flush()
+    if not only or any(o in "whole_scalar_inputs" for o in only):
+        errs = check_scalar_inputs()
+        passed, failed = passed + (not errs), failed + bool(errs)
+        print("%s whole_scalar_inputs" % ("FAIL" if errs else "ok  "))
+        for e in errs:
+            print("    " + e.replace("\n", "\n    "))
     nref = sum(len(v) for v in refused.values())
     print("cuda-emu: %d refused by --target cuda (not failures), by first refusal:" % nref)
     for why, names in sorted(refused.items(), key=lambda kv: (-len(kv[1]), kv[0])):

@@ -75,10 +75,13 @@ while read -r f; do
     else bad "$c: clang: $(head -c 400 "$tmp/cc.txt")"; fi
   fi
 done <"$tmp/models.txt"
-# the CUDA target writes the same text the same way (models without blocks only)
-for n in inj_ts_00 inj_ts_04 inj_ts_09 inj_ts_bytes; do
+# the CUDA target writes the same text the same way: every model the C target took (device
+# code, or the C target's code pasted as host C++ for the ones it runs whole on the host)
+while read -r f; do
+  [ -e "${f%.*}.c" ] || continue
+  n=$(basename "${f%.*}")
   cu=$tmp/inj/cu_$n.cu
-  if ! "$MC" compile "$tmp/inj/$n.txt" --target cuda -o "$cu" 2>"$tmp/err.txt"; then
+  if ! "$MC" compile "$f" --target cuda -o "$cu" 2>"$tmp/err.txt"; then
     bad "$n: mc compile --target cuda: $(head -c 300 "$tmp/err.txt")"
     continue
   fi
@@ -88,7 +91,7 @@ for n in inj_ts_00 inj_ts_04 inj_ts_09 inj_ts_bytes; do
     if c++ -std=c++17 -DMC_CUDA_EMULATE -Wall -Wextra -Werror -x c++ -fsyntax-only -I"$root/runtime" -I"$tmp/inj" "$cu" 2>"$tmp/cc.txt"; then ok
     else bad "$cu: c++ (CUDA emulation): $(head -c 400 "$tmp/cc.txt")"; fi
   fi
-done
+done <"$tmp/models.txt"
 # run three of them: the payload never runs, and a raised message keeps its bytes
 for n in inj_json_00 inj_json_08 inj_ts_bytes; do
   if ! build "$tmp/inj/$n.c" "$n" 2 3 "$tmp/inj/$n.run"; then

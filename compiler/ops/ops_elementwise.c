@@ -121,7 +121,7 @@ static const OpDef rows[] = {
             "(Tensor condition) -> Tensor[] | (Tensor condition, Tensor|Scalar self, Tensor|Scalar other) -> Tensor",
             "condition ? self : other, broadcast, promoted; where(condition) is nonzero(condition).unbind(1) "
             "(one int64 index tensor per dim, sized by the data)"),
-    EW_BOTH("masked_fill", mck_masked_fill, 3, 3, "(Tensor self, Tensor mask, Scalar|Tensor value) -> Tensor",
+    EW_BOTH("masked_fill", mck_masked_fill, 3, 3, "Tensor self, Tensor mask, Scalar|Tensor value) -> Tensor",
             "value where mask else self (value cast to self's dtype; a 0-dim tensor value allowed)"),
 
     /* casts, copies, fills */

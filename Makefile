@@ -295,5 +295,11 @@ sweep: all
 
 # compile time and peak RSS of mc compile from 1e3 to 1e6 nodes (bench/compile_scaling.py)
 .PHONY: bench-compile
+# A model compiled once with Dims against the same model compiled for one size, at that size
+# (resnet18 batch 1 and 8, an encoder at seq 32 and 128); minutes. Figures: docs/performance.md.
+.PHONY: bench-dynamic
+bench-dynamic: all
+	BUILD=$(BUILD) $(PYTHON) bench/dynamic.py --doc docs/performance.md $(BENCH_DYNAMIC_ARGS)
+
 bench-compile: all
 	BUILD=$(BUILD) $(PYTHON) bench/compile_scaling.py --doc docs/performance.md $(BENCH_COMPILE_ARGS)

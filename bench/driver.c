@@ -1,5 +1,7 @@
 /* driver.c — timing driver linked with one generated model (compiled with --name model).
- * Usage: driver IN0.bin [IN1.bin ...]   then commands on stdin, one a line:
+ * Usage: driver IN0.bin[:D0xD1x...] [IN1.bin ...]   then commands on stdin, one a line
+ * (`:D0xD1...`: bind the input at those extents, a model with dynamic shapes; else at
+ * mc_input_info's):
  *   run N    runs the model N times, prints "times t1 ... tN" (microseconds, one line)
  *   rss      prints "rss KB" (peak resident set size so far: VmHWM, which unlike getrusage
  *            does not carry over the parent's peak across exec)
@@ -43,6 +45,18 @@ int main(int argc, char **argv) {
   }
   for (int i = 0; i < nin; i++) {
     DLTensor t = *mc_input_info(m, i);
+    int64_t shape[16];
+    char *colon = strrchr(argv[1 + i], ':');
+    if (colon) { /* the extents to bind at */
+      *colon = '\0';
+      int nd = 0;
+      for (char *s = colon + 1; *s && nd < 16; s += *s == 'x') shape[nd++] = strtoll(s, &s, 10);
+      if (nd != t.ndim) {
+        fprintf(stderr, "driver: input %d takes %d extents, %d given\n", i, t.ndim, nd);
+        return 2;
+      }
+      t.shape = shape;
+    }
     size_t n = drv_bytes(&t);
     void *p = malloc(n ? n : 1);
     FILE *f = fopen(argv[1 + i], "rb");

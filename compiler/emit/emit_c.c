@@ -676,13 +676,14 @@ static void emit_call(Emitter *e, const Node *n, const OpDef *op, const Value *c
     const Value *v = n->outputs[i];
     meta |= v->type->kind == TY_TENSOR && e->plan.st[v->id].kind == ST_ARENA && e->dyn->varies[v->id];
   }
+  /* the meta call first: a kernel takes ctx.pack (and clears it) in either mode */
+  if (meta) emit_dyn_meta(e, n, op, nin);
   if (pk && pk->kind) {
     if (pk->blob_off) fprintf(f, "    ctx.pack = (const float *)(void *)(%s_W_ + %zu);\n", e->o->name, pk->blob_off - 1);
     else fprintf(f, "    ctx.pack = pk_%d;\n", n->outputs[0]->id);
     fprintf(f, "    ctx.pack_kind = %d;\n    ctx.pack_m = %lld;\n    ctx.pack_k = %lld;\n    ctx.pack_g = %lld;\n", pk->kind,
             (long long)pk->m, (long long)pk->k, (long long)pk->g);
   }
-  if (meta) emit_dyn_meta(e, n, op, nin);
   const char *kernel = pk && pk->kind == 3 && linear_gemv_only(e, n) ? "kl_linear_gemv" : op->kernel_name;
   fprintf(f, "    if (%s(&ctx, out_, %d, in_, %d)) return mc_fail_(err, &ctx, ", kernel, n->noutputs, nin);
   put_loc_string(e, n);

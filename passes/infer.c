@@ -1195,6 +1195,18 @@ static void infer_node(Infer *in, Node *n) {
         return;
       }
     }
+    /* an element of a list of numbers at a run-time index, or of one built at run time: a kernel */
+    const Type *el = src->type->kind == TY_LIST ? src->type->elem : NULL, *ot = n->outputs[0]->type;
+    if (is_struct(n, "aten::__getitem__") && el && (el->kind == TY_INT || el->kind == TY_FLOAT || el->kind == TY_BOOL) &&
+        (ot->kind == TY_INT || ot->kind == TY_FLOAT || ot->kind == TY_BOOL)) {
+      Type *t = ir_type_copy(g->arena, ot);
+      Node *r = ir_node_new(g, "mc::list_getitem", n->inputs, 2, 1, &t);
+      r->loc = n->loc;
+      r->py_loc = n->py_loc;
+      ir_insert_before(n, r);
+      infer_node(in, r);
+      forward_outputs(g, n, r->outputs);
+    }
     return;
   }
   if (is_struct(n, "aten::len")) {
@@ -1289,6 +1301,56 @@ static void infer_block(Infer *in, Block *b) {
   }
 }
 
+/* A graph output that is a list of tensors with pieces known here (split, chunk, unbind,
+ * tensor_split, broadcast_tensors: `return x.split(2)` in scripted code), or a tuple or list
+ * that a branch infer inlined built, is returned as its elements, one output each, as a traced
+ * graph returns them (prep flattened the tuples and lists built at the top level before). */
+static void flatten_list_returns(Infer *in) {
+  Graph *g = in->g;
+  Block *top = g->top;
+  for (int i = 0; i < top->nrets && !in->errs; i++) {
+    Value *v = top->rets[i];
+    const Node *d = v->def;
+    int64_t dim, starts[MAX_PIECES], ends[MAX_PIECES];
+    if (d && (ir_node_is(d, "prim::TupleConstruct") || ir_node_is(d, "prim::ListConstruct")) &&
+        !(v->type->kind == TY_LIST && v->type->elem && v->type->elem->kind != TY_TENSOR)) {
+      /* built in a branch infer inlined (prep flattened those built at the top level) */
+      int k = d->ninputs;
+      Value **outs = arena_alloc(g->arena, sizeof(Value *) * (size_t)(top->nrets + k + 1));
+      for (int j = 0; j < i; j++) outs[j] = top->rets[j];
+      for (int j = 0; j < k; j++) outs[i + j] = d->inputs[j];
+      for (int j = i + 1; j < top->nrets; j++) outs[j + k - 1] = top->rets[j];
+      top->rets = outs;
+      top->nrets += k - 1;
+      ir_uses_invalidate(g);
+      i--; /* its elements may be such lists themselves */
+      continue;
+    }
+    if (v->type->kind != TY_LIST || !v->type->elem || v->type->elem->kind != TY_TENSOR || !d) continue;
+    const Node *lc = ir_node_is(d, "aten::broadcast_tensors") && d->ninputs == 1 ? d->inputs[0]->def : NULL;
+    int k = lc && ir_node_is(lc, "prim::ListConstruct") ? lc->ninputs : list_pieces(d, &dim, starts, ends);
+    if (k < 1) continue;
+    Node *u = ir_node_new(g, "prim::ListUnpack", &v, 1, k, NULL);
+    u->loc = d->loc;
+    u->py_loc = d->py_loc;
+    ir_append(top, u);
+    Value **outs = arena_alloc(g->arena, sizeof(Value *) * (size_t)(top->nrets + k));
+    for (int j = 0; j < i; j++) outs[j] = top->rets[j];
+    for (int j = 0; j < k; j++) outs[i + j] = u->outputs[j];
+    for (int j = i + 1; j < top->nrets; j++) outs[j + k - 1] = top->rets[j];
+    top->rets = outs;
+    top->nrets += k - 1;
+    ir_uses_invalidate(g);
+    Node *before = u->prev;
+    infer_node(in, u); /* the pieces become views (split_into_views, broadcast_into_views) ... */
+    for (Node *p = before ? before->next : top->first, *next; p && !in->errs; p = next) {
+      next = p->next; /* ... inserted where u was: inferred too */
+      infer_node(in, p);
+    }
+    i += k - 1;
+  }
+}
+
 int infer_run(Graph *g, PassCtx *c) {
   Infer in = {g, c, arena_new(), 0, g->next_node_id, NULL, NULL, NULL, 0};
   for (int k = 0; k < g->ndims; k++)
@@ -1307,6 +1369,7 @@ int infer_run(Graph *g, PassCtx *c) {
     }
   }
   if (!in.errs) infer_block(&in, top);
+  if (!in.errs) flatten_list_returns(&in);
   free(in.dyn);
   free(in.exk);
   free(in.ex);

@@ -322,6 +322,29 @@ static inline int ks_find(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
 }
 
 /* aten::__contains__(int[]|float[]|bool[] l, Scalar x) -> bool: x in l, compared as numbers. */
+/* l[i] of a list of numbers (mc::list_getitem), as Python indexes: i < 0 counts from the end. */
+static inline int ks_list_getitem(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
+  (void)nout;
+  if (nin != 2) return mck_fail(c, "mc::list_getitem: expected (list l, int i)");
+  if (in[0].kind == MCK_UNKNOWN || in[1].kind == MCK_UNKNOWN) return out[0].kind = MCK_UNKNOWN, 0;
+  const mck_arg *l = &in[0];
+  if (l->kind != MCK_INTS && l->kind != MCK_FLOATS && l->kind != MCK_BOOLS)
+    return mck_fail(c, "mc::list_getitem: expected a list of numbers");
+  if (in[1].kind != MCK_INT && in[1].kind != MCK_BOOL_ARG) return mck_fail(c, "mc::list_getitem: expected an int index");
+  int64_t i = in[1].u.i;
+  if (i < 0) i += l->n;
+  if (i < 0 || i >= l->n) return mck_fail(c, "list index out of range");
+  out[0].n = 0;
+  if (l->kind == MCK_FLOATS) {
+    out[0].kind = MCK_FLOAT;
+    out[0].u.f = l->u.floats[i];
+  } else {
+    out[0].kind = l->kind == MCK_BOOLS ? MCK_BOOL_ARG : MCK_INT;
+    out[0].u.i = l->u.ints[i];
+  }
+  return 0;
+}
+
 static inline int ks_contains(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   (void)nout;
   if (nin != 2) return mck_fail(c, "aten::__contains__: expected (list l, item x)");

@@ -446,6 +446,11 @@ static inline int mckc_max_pool2d_with_indices(mck_ctx *c, mck_arg *out, int nou
                                                const mck_arg *in, int nin) {
   return kconv_maxpool_op(c, "aten::max_pool2d_with_indices", 2, out, nout, in, nin, 1);
 }
+/* aten::max_pool1d_with_indices: also the index (in the last dim) of each maximum */
+static inline int mckc_max_pool1d_with_indices(mck_ctx *c, mck_arg *out, int nout,
+                                               const mck_arg *in, int nin) {
+  return kconv_maxpool_op(c, "aten::max_pool1d_with_indices", 1, out, nout, in, nin, 1);
+}
 /* aten::max_pool1d(self, kernel_size, stride, padding, dilation, ceil_mode) */
 static inline int mckc_max_pool1d(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   return kconv_maxpool_op(c, "aten::max_pool1d", 1, out, nout, in, nin, 0);

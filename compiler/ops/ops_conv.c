@@ -76,6 +76,10 @@ static const OpDef rows[] = {
           "(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, "
           "int[1] dilation=1, bool ceil_mode=False) -> Tensor",
           "max over windows of the last dim (stride [] = kernel)"),
+    OPDEF("aten::max_pool1d_with_indices", mckc_max_pool1d_with_indices, EFF_PURE, 0, NULL, 2, 6, 0,
+          "(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, "
+          "int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)",
+          "max_pool1d and the index in the last dim of each maximum"),
     OPDEF("aten::max_pool2d", mckc_max_pool2d, EFF_PURE, 0, NULL, 2, 6, 0,
           "(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
           "int[2] dilation=1, bool ceil_mode=False) -> Tensor",
@@ -152,6 +156,6 @@ static const OpDef rows[] = {
           "applied in the GEMM's store epilogue"),
 };
 
-_Static_assert(sizeof rows / sizeof rows[0] == 35, "update the row count of ops_family_conv");
+_Static_assert(sizeof rows / sizeof rows[0] == 36, "update the row count of ops_family_conv");
 
 const OpFamily ops_family_conv = {"conv", rows, (int)(sizeof rows / sizeof rows[0])};

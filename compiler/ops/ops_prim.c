@@ -16,6 +16,10 @@ static const OpDef rows[] = {
     OPDEF_STRUCT("prim::TupleIndex", EFF_PURE, 2, 2, "(Tuple[T...] t, int i) -> T", "element i of a tuple"),
     OPDEF_STRUCT("aten::__getitem__", EFF_PURE, 2, 2, "(T[] l, int i) -> T", "element i of a list"),
     OPDEF_STRUCT("aten::len", EFF_PURE, 1, 1, "(T[] l) -> int", "length of a list"),
+    OPDEF("mc::list_getitem", ks_list_getitem, EFF_PURE, 0, NULL, 2, 2, OPF_SCALAR,
+          "(int[]|float[]|bool[] l, int i) -> int|float|bool",
+          "l[i] of a list of numbers at a run-time index (infer's form of aten::__getitem__ there); "
+          "negative i counts from the end, out of range is an error"),
     OPDEF_STRUCT("aten::append", EFF_WRITE, 2, 2, "(T[](a!) l, T x) -> T[]", "appends x to list l in place"),
     OPDEF_STRUCT("prim::GetAttr", EFF_PURE, 1, 1, "(Object self) -> T", "module attribute `name`"),
     OPDEF_STRUCT("prim::SetAttr", EFF_EXTERN, 2, 2, "(Object self, T v) -> ()", "sets module attribute `name`"),
@@ -76,6 +80,6 @@ static const OpDef rows[] = {
     OPDEF_STRUCT("mc::write_back", EFF_WRITE, 2, 2, "(Tensor(a!) input, Tensor value) -> ()",
                  "stores the final value of a mutated graph input into the caller's buffer"),
 };
-_Static_assert(sizeof rows / sizeof rows[0] == 45, "prim op table size");
+_Static_assert(sizeof rows / sizeof rows[0] == 46, "prim op table size");
 
 const OpFamily ops_family_prim = {"prim", rows, (int)(sizeof rows / sizeof rows[0])};

@@ -563,7 +563,51 @@ def _script_graph(torch, module, example_inputs, method, info=None):
     else:
         graph = sm.graph.copy()
     torch._C._jit_pass_inline(graph)
+    if method == "script":
+        _bind_defaults(torch, graph, sm, example_inputs)
     return graph, isinstance(sm, torch.jit.ScriptModule)
+
+
+def _bind_defaults(torch, graph, sm, example_inputs):
+    """A scripted forward's parameters past the example inputs that have a default (None, a
+    bool, int or float: `offsets=None` of nn.EmbeddingBag) take it as a constant, as the call
+    with those examples does, instead of becoming graph inputs of an Optional type; an Optional
+    tensor parameter given a tensor becomes a tensor input. The peephole and constant
+    propagation passes then fold what depends on them (`if offsets is not None`)."""
+    given = len(example_inputs)
+    try:
+        schema = (sm._c._get_method("forward") if isinstance(sm, torch.jit.ScriptModule) else sm).schema
+    except Exception:  # no schema to read: the parameters stay inputs
+        return
+    args = list(schema.arguments)
+    gin = list(graph.inputs())
+    if len(args) != len(gin):
+        return
+    first = next(iter(graph.nodes()), None)
+    offset = 1 if isinstance(sm, torch.jit.ScriptModule) else 0
+    bound = False
+    for j in range(len(gin) - 1, offset + given - 1, -1):
+        a = args[j]
+        if not a.has_default_value() or not (a.default_value is None or
+                                             isinstance(a.default_value, (bool, int, float))):
+            continue
+        if first is not None:
+            with graph.insert_point_guard(first):
+                c = graph.insertConstant(a.default_value)
+        else:
+            c = graph.insertConstant(a.default_value)
+        gin[j].replaceAllUsesWith(c)
+        graph.eraseInput(j)
+        bound = True
+    for j in range(offset, min(offset + given, len(gin))):
+        t = gin[j].type()
+        if isinstance(t, torch._C.OptionalType) and isinstance(t.getElementType(), torch._C.TensorType) and \
+                isinstance(example_inputs[j - offset], torch.Tensor):
+            gin[j].setType(t.getElementType())
+            bound = True
+    if bound:
+        torch._C._jit_pass_peephole(graph)
+        torch._C._jit_pass_constant_propagation(graph)
 
 
 # ---- the user's module, state, names and outputs -------------------------------------------

@@ -257,6 +257,12 @@ def pool_cases(w):
     mp(rn(2, 3, 9, 8), [3, 2], [2, 3], [1, 1], [1, 2], True, op="aten::max_pool2d_with_indices")
     mp(rn(2, 3, 11), [3], [2], [1], [1], True, op="aten::max_pool1d")
     mp(rn(3, 11), [2], [], [0], [2], False, op="aten::max_pool1d")
+    mp(rn(2, 3, 11), [3], [2], [1], [1], True, op="aten::max_pool1d_with_indices")
+    mp(rn(3, 12), [2], [], [0], [2], False, op="aten::max_pool1d_with_indices")
+    x1 = rn(1, 2, 9)
+    x1[0, 1, 4] = float("nan")
+    mp(x1, [3], [1], [1], [1], False, op="aten::max_pool1d_with_indices")
+    mp(rn(2, 4, 10, dtype=torch.float64), [4], [3], [2], [1], True, op="aten::max_pool1d_with_indices")
     w.error("aten::max_pool2d", [x, [2, 2], [2, 2], [2, 2], [1, 1], False])
     w.error("aten::max_pool2d", [rn(1, 1, 2, 2), [3, 3], [1, 1], [0, 0], [1, 1], False])
 

@@ -403,6 +403,10 @@ QUICK = [
     "fn:F_grid_sample:script", "fn:F_pad_reflect:script", "fn:F_normalize:script",
     "fn:einsum:script", "fn:cumsum:trace", "fn:masked_fill:script", "fn:topk:script",
     "fn:gather:trace", "fn:where:script", "fn:div_floor_int:trace",
+    # scripted: a size list indexed in a loop, lists and tuples returned, unpassed defaults
+    "mod:GroupNorm:script", "mod:InstanceNorm1d:script", "fn:split:script", "fn:unbind:script",
+    "fn:broadcast_tensors:script", "mod:EmbeddingBag_sum_offsets:script", "mod:EmbeddingBag_mean:script",
+    "mod:ConvTranspose2d:script", "mod:LSTMCell:script", "fn:F_max_pool1d_idx:trace",
 ]
 
 

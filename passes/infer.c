@@ -401,6 +401,32 @@ static void set_type_from_arg(Infer *in, Value *v, const mck_arg *a, const Node 
 
 static bool is_struct(const Node *n, const char *k) { return ir_node_is(n, k); }
 
+/* Whether tensor value v is a new tensor object, made by its node: a kernel that never returns
+ * one of its inputs itself (nor writes one in place), so v is no other value's object. */
+static bool fresh_object(const Value *v) {
+  const Node *d = v->def;
+  const OpDef *op = d ? (d->op ? d->op : ops_lookup(d->kind)) : NULL;
+  return op && op->kernel && (op->effect == EFF_PURE || op->effect == EFF_VIEW) &&
+         !(op->flags & (OPF_SELF_ANY | OPF_MAY_ALIAS | OPF_MAYBE_VIEW));
+}
+
+/* len() of a Python str: its code points; -1 when the text is not well-formed UTF-8 (no str
+ * holds it, so no length is folded). */
+static int64_t utf8_length(const char *s) {
+  int64_t n = 0;
+  const unsigned char *p = (const unsigned char *)s;
+  while (*p) {
+    int more = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 && *p >= 0xC2 ? 1 : (*p & 0xF0) == 0xE0 ? 2
+               : (*p & 0xF8) == 0xF0 && *p <= 0xF4 ? 3 : -1;
+    if (more < 0) return -1;
+    p++;
+    for (int k = 0; k < more; k++, p++)
+      if ((*p & 0xC0) != 0x80) return -1;
+    n++;
+  }
+  return n;
+}
+
 /* Replaces node n's outputs by values `vs` and removes n. */
 static void forward_outputs(Graph *g, Node *n, Value **vs) {
   for (int i = 0; i < n->noutputs; i++) ir_replace_uses(g, n->outputs[i], vs[i], NULL);
@@ -814,6 +840,51 @@ static void where_into_nonzero(Infer *in, Node *n) {
   forward_outputs(g, n, ub->outputs);
 }
 
+/* The elements of tensor list v, inserted before n where they are pieces (views) of a split;
+ * NULL when they are not known here. *k: how many. */
+static Value **tensor_list_elems(Infer *in, Node *n, Value *v, int *k) {
+  const Node *d = v->def;
+  int64_t dim, starts[MAX_PIECES], ends[MAX_PIECES];
+  if (!d || v->type->kind != TY_LIST || !v->type->elem || v->type->elem->kind != TY_TENSOR) return NULL;
+  if (ir_node_is(d, "prim::ListConstruct")) {
+    *k = d->ninputs;
+    return d->inputs;
+  }
+  int np = list_pieces(d, &dim, starts, ends);
+  if (np < 0 || !pieces_fixed(in, d, dim, n)) return NULL;
+  Value **vs = arena_alloc(in->g->arena, sizeof(Value *) * (size_t)(np + 1));
+  for (int i = 0; i < np; i++) vs[i] = piece_view(in, n, d, dim, starts[i], ends[i]);
+  *k = np;
+  return vs;
+}
+
+/* aten::add of two lists of tensors (`(linear(q),) + linear(k).chunk(2)` in F.multi_head_attention's
+ * in-projection) whose elements are known: one prim::ListConstruct of them all. */
+static bool tensor_list_concat(Infer *in, Node *n) {
+  Value *a = n->inputs[0], *b = n->inputs[1];
+  if (a->type->kind != TY_LIST || b->type->kind != TY_LIST || !a->type->elem || a->type->elem->kind != TY_TENSOR)
+    return false;
+  int ka = 0, kb = 0;
+  int64_t dim, starts[MAX_PIECES], ends[MAX_PIECES];
+  for (int i = 0; i < 2; i++) { /* both known, before any piece is made */
+    const Node *d = n->inputs[i]->def;
+    if (!d || (!ir_node_is(d, "prim::ListConstruct") && list_pieces(d, &dim, starts, ends) < 0)) return false;
+  }
+  Value **ea = tensor_list_elems(in, n, a, &ka);
+  Value **eb = ea ? tensor_list_elems(in, n, b, &kb) : NULL;
+  if (!ea || !eb || in->errs) return in->errs > 0;
+  Value **all = arena_alloc(in->g->arena, sizeof(Value *) * (size_t)(ka + kb + 1));
+  memcpy(all, ea, sizeof(Value *) * (size_t)ka);
+  memcpy(all + ka, eb, sizeof(Value *) * (size_t)kb);
+  Type *t = ir_type_copy(in->g->arena, n->outputs[0]->type);
+  Node *lc = ir_node_new(in->g, "prim::ListConstruct", all, ka + kb, 1, &t);
+  lc->loc = n->loc;
+  lc->py_loc = n->py_loc;
+  ir_insert_before(n, lc);
+  forward_outputs(in->g, n, lc->outputs); /* the walk goes on from the pieces and the list */
+  return true;
+}
+
 /* prim::ListUnpack of such a list: one view per piece. */
 static bool split_into_views(Infer *in, Node *n) {
   int64_t dim, starts[MAX_PIECES], ends[MAX_PIECES];
@@ -1063,8 +1134,9 @@ static bool fold_append_loop(Infer *in, Node *n) {
 static void infer_node(Infer *in, Node *n) {
   Graph *g = in->g;
   const OpDef *op = n->op ? n->op : ops_lookup(n->kind);
-  if (!op) {
+  if (!op || op == &ops_unknown_in_branch) { /* in a branch that stays */
     diag_error(in->c->diag, n->loc, "unsupported op '%s'", n->kind);
+    if (n->py_loc) diag_note(in->c->diag, n->loc, "from PyTorch code at %s", n->py_loc);
     in->errs++;
     return;
   }
@@ -1075,6 +1147,7 @@ static void infer_node(Infer *in, Node *n) {
       (is_struct(n, "aten::eq") || is_struct(n, "aten::ne") || is_struct(n, "aten::slice") || is_struct(n, "aten::add")) &&
       fold_script_op(in, n))
     return;
+  if (is_struct(n, "aten::add") && n->ninputs == 2 && tensor_list_concat(in, n)) return;
   if (is_struct(n, "aten::__contains__") && n->ninputs > 0 && n->inputs[0]->type->kind == TY_LIST &&
       n->inputs[0]->type->elem && n->inputs[0]->type->elem->kind == TY_STR) {
     if (fold_script_op(in, n)) return;
@@ -1214,6 +1287,7 @@ static void infer_node(Infer *in, Node *n) {
     const Attr *a = ir_constant_attr(src);
     int64_t len = -1;
     if (a && (a->kind == ATTR_INTS || a->kind == ATTR_FLOATS || a->kind == ATTR_BOOLS)) len = a->n;
+    else if (a && a->kind == ATTR_STR && a->s) len = utf8_length(a->s); /* `if why_not_fast_path:`; not UTF-8: -1 */
     else if (src->def && ir_node_is(src->def, "prim::ListConstruct")) len = src->def->ninputs;
     if (len >= 0) {
       Node *c = ir_make_constant_int(g, len, n->loc);
@@ -1234,6 +1308,15 @@ static void infer_node(Infer *in, Node *n) {
     int r = -1;
     if (an && bn) r = 1;
     else if ((an && b_some) || (bn && a_some)) r = 0;
+    /* tensors: one value is one object; two graph inputs are two (mc binds each input on its
+     * own), as in the call that was exported, and a tensor a kernel made is no other
+     * (`query is key` of nn.MultiheadAttention's fast-path checks) */
+    const Value *a = n->inputs[0], *b = n->inputs[1];
+    if (r < 0 && a->type->kind == TY_TENSOR && b->type->kind == TY_TENSOR) {
+      bool ia = !a->def && a->param_of == g->top, ib = !b->def && b->param_of == g->top;
+      if (a == b) r = 1;
+      else if ((ia || fresh_object(a)) && (ib || fresh_object(b))) r = 0;
+    }
     if (r >= 0) {
       if (is_struct(n, "aten::__isnot__")) r = !r;
       Node *c = ir_make_constant_bool(g, r, n->loc);

@@ -403,12 +403,17 @@ static bool param_takes_none(const OpDef *op, const Node *n, int i) {
   return sig.params[i].takes_none;
 }
 
-static int resolve_block(Block *b, Diag *d) {
+const OpDef ops_unknown_in_branch = OPDEF_STRUCT("mc::unknown", EFF_EXTERN, 0, -1, "(...) -> T...",
+                                                 "an op mc does not know, in a branch infer may drop");
+
+static int resolve_block(Block *b, Diag *d, bool in_branch) {
   int errs = 0;
   for (Node *n = b->first; n; n = n->next) {
     const OpDef *op = ops_lookup(n->kind);
     n->op = op;
-    if (!op) {
+    if (!op && in_branch) {
+      n->op = &ops_unknown_in_branch;
+    } else if (!op) {
       diag_error(d, n->loc, "unsupported op '%s'", n->kind);
       if (n->py_loc) diag_note(d, n->loc, "from PyTorch code at %s", n->py_loc);
       errs++;
@@ -440,12 +445,13 @@ static int resolve_block(Block *b, Diag *d) {
         break;
       }
     }
-    for (int k = 0; k < n->nblocks; k++) errs += resolve_block(n->blocks[k], d);
+    bool branch = in_branch || ir_node_is(n, "prim::If");
+    for (int k = 0; k < n->nblocks; k++) errs += resolve_block(n->blocks[k], d, branch);
   }
   return errs;
 }
 
 int ops_resolve(Graph *g, Diag *d) {
-  int errs = resolve_block(g->top, d);
+  int errs = resolve_block(g->top, d, false);
   return errs ? errs : ops_complex_check(g, d);
 }

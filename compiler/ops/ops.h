@@ -127,6 +127,10 @@ extern const OpFamily ops_family_prim, ops_family_elementwise, ops_family_reduce
     ops_family_sample, ops_family_loss, ops_family_rnn, ops_family_spectral;
 
 const OpDef *ops_lookup(const char *name);          /* NULL if unknown */
+/* The row ops_resolve gives an op it does not know inside a prim::If branch (PyTorch's fast
+ * paths: a branch infer may drop when its condition folds): an external effect, no kernel;
+ * infer reports the op as unsupported if it reaches it. */
+extern const OpDef ops_unknown_in_branch;
 const OpFamily *ops_family_of(const OpDef *op);
 int ops_count(void);
 const OpDef *ops_at(int i);                         /* sorted by name */

@@ -1388,6 +1388,18 @@ static void infer_block(Infer *in, Block *b) {
  * tensor_split, broadcast_tensors: `return x.split(2)` in scripted code), or a tuple or list
  * that a branch infer inlined built, is returned as its elements, one output each, as a traced
  * graph returns them (prep flattened the tuples and lists built at the top level before). */
+/* Graph output i becomes the k values vs. */
+static void splice_ret(Graph *g, int i, Value **vs, int k) {
+  Block *top = g->top;
+  Value **outs = arena_alloc(g->arena, sizeof(Value *) * (size_t)(top->nrets + k + 1));
+  for (int j = 0; j < i; j++) outs[j] = top->rets[j];
+  for (int j = 0; j < k; j++) outs[i + j] = vs[j];
+  for (int j = i + 1; j < top->nrets; j++) outs[j + k - 1] = top->rets[j];
+  top->rets = outs;
+  top->nrets += k - 1;
+  ir_uses_invalidate(g);
+}
+
 static void flatten_list_returns(Infer *in) {
   Graph *g = in->g;
   Block *top = g->top;
@@ -1398,14 +1410,7 @@ static void flatten_list_returns(Infer *in) {
     if (d && (ir_node_is(d, "prim::TupleConstruct") || ir_node_is(d, "prim::ListConstruct")) &&
         !(v->type->kind == TY_LIST && v->type->elem && v->type->elem->kind != TY_TENSOR)) {
       /* built in a branch infer inlined (prep flattened those built at the top level) */
-      int k = d->ninputs;
-      Value **outs = arena_alloc(g->arena, sizeof(Value *) * (size_t)(top->nrets + k + 1));
-      for (int j = 0; j < i; j++) outs[j] = top->rets[j];
-      for (int j = 0; j < k; j++) outs[i + j] = d->inputs[j];
-      for (int j = i + 1; j < top->nrets; j++) outs[j + k - 1] = top->rets[j];
-      top->rets = outs;
-      top->nrets += k - 1;
-      ir_uses_invalidate(g);
+      splice_ret(g, i, d->inputs, d->ninputs);
       i--; /* its elements may be such lists themselves */
       continue;
     }
@@ -1417,13 +1422,7 @@ static void flatten_list_returns(Infer *in) {
     u->loc = d->loc;
     u->py_loc = d->py_loc;
     ir_append(top, u);
-    Value **outs = arena_alloc(g->arena, sizeof(Value *) * (size_t)(top->nrets + k));
-    for (int j = 0; j < i; j++) outs[j] = top->rets[j];
-    for (int j = 0; j < k; j++) outs[i + j] = u->outputs[j];
-    for (int j = i + 1; j < top->nrets; j++) outs[j + k - 1] = top->rets[j];
-    top->rets = outs;
-    top->nrets += k - 1;
-    ir_uses_invalidate(g);
+    splice_ret(g, i, u->outputs, k);
     Node *before = u->prev;
     infer_node(in, u); /* the pieces become views (split_into_views, broadcast_into_views) ... */
     for (Node *p = before ? before->next : top->first, *next; p && !in->errs; p = next) {

@@ -181,24 +181,7 @@ def check_case(case):
             errors.append("%s: emu_harness exited %d: %s" % (mode, r.returncode, r.stdout[-2000:]))
             continue
         errors.extend(e2e.compare_outputs(od, want, want_inputs, case, mode))
-    for j, make in enumerate(case.get("more_inputs", [])):
-        # another input set (results sized by the data: other counts), copy binding
-        xs = make()
-        ins2 = [x.clone() for x in xs]
-        with torch.no_grad():
-            want2 = [e2e.to_numpy(w) for w in e2e.flatten(mod(*ins2))]
-        files2 = []
-        for i, x in enumerate(xs):
-            p = os.path.join(d, "more%d_in_%d.bin" % (j, i))
-            x.contiguous().numpy().tofile(p)
-            files2.append(p)
-        od = os.path.join(d, "more%d" % j)
-        os.makedirs(od, exist_ok=True)
-        r = e2e.run([exe, "copy", od] + files2)
-        if r.returncode != 0:
-            errors.append("inputs %d: emu_harness exited %d: %s" % (j + 1, r.returncode, r.stdout[-2000:]))
-            continue
-        errors.extend(e2e.compare_outputs(od, want2, [x.numpy() for x in ins2], case, "inputs %d" % (j + 1)))
+    errors.extend(e2e.check_more_inputs(case, d, mod, exe))
     if "run_error" in case:
         # inputs PyTorch raises on (an index out of range at run time): mc_run fails with its message
         rfiles = []

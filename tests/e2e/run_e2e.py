@@ -129,6 +129,30 @@ def compare_outputs(od, want, want_inputs, case, label):
     return errors
 
 
+def check_more_inputs(case, d, mod, exe):
+    """A case's `more_inputs` (other input sets: results sized by the data get other counts),
+    each run by the harness `exe` (argv: copy OUTDIR INPUT...) and compared with PyTorch."""
+    errors = []
+    for j, make in enumerate(case.get("more_inputs", [])):
+        xs = make()
+        ins2 = [x.clone() for x in xs]
+        with torch.no_grad():
+            want2 = [to_numpy(w) for w in flatten(mod(*ins2))]
+        files2 = []
+        for i, x in enumerate(xs):
+            p = os.path.join(d, "more%d_in_%d.bin" % (j, i))
+            x.contiguous().numpy().tofile(p)
+            files2.append(p)
+        od = os.path.join(d, "more%d" % j)
+        os.makedirs(od, exist_ok=True)
+        r = run([exe, "copy", od] + files2)
+        if r.returncode != 0:
+            errors.append("inputs %d: harness exited %d: %s" % (j + 1, r.returncode, r.stdout[-2000:]))
+            continue
+        errors.extend(compare_outputs(od, want2, [x.numpy() for x in ins2], case, "inputs %d" % (j + 1)))
+    return errors
+
+
 def check_run_error(case, d, mod, ins, path):
     """A case whose run fails (an index out of range at run time): PyTorch raises, mc compiles,
     and `mc run` exits 1 with case["run_error"] in its message, without a crash. The export
@@ -198,23 +222,7 @@ def check_case(case):
             errors.append("%s: harness exited %d: %s" % (label, r.returncode, r.stdout[-2000:]))
             continue
         errors.extend(compare_outputs(od, want, want_inputs, case, label))
-    for j, make in enumerate(case.get("more_inputs", [])):
-        xs = make()
-        ins2 = [x.clone() for x in xs]
-        with torch.no_grad():
-            want2 = [to_numpy(w) for w in flatten(mod(*ins2))]
-        files2 = []
-        for i, x in enumerate(xs):
-            p = os.path.join(d, "more%d_in_%d.bin" % (j, i))
-            x.contiguous().numpy().tofile(p)
-            files2.append(p)
-        od = os.path.join(d, "more%d" % j)
-        os.makedirs(od, exist_ok=True)
-        r = run([exe, "copy", od] + files2)
-        if r.returncode != 0:
-            errors.append("inputs %d: harness exited %d: %s" % (j + 1, r.returncode, r.stdout[-2000:]))
-            continue
-        errors.extend(compare_outputs(od, want2, [x.numpy() for x in ins2], case, "inputs %d" % (j + 1)))
+    errors.extend(check_more_inputs(case, d, mod, exe))
     # threads split whole output tiles, each computed as on one thread: bitwise equal
     for mode, nt in runs[1:] if "threads" in case else []:
         a, b = os.path.join(d, "%s_t%d" % (runs[0][0], runs[0][1])), os.path.join(d, "%s_t%d" % (mode, nt))

@@ -321,15 +321,18 @@ static inline int ks_find(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in,
   return 0;
 }
 
-/* aten::__contains__(int[]|float[]|bool[] l, Scalar x) -> bool: x in l, compared as numbers. */
+/* Whether a is a list of numbers (int[], float[], bool[]). */
+static inline int ks_number_list(const mck_arg *a) {
+  return a->kind == MCK_INTS || a->kind == MCK_FLOATS || a->kind == MCK_BOOLS;
+}
+
 /* l[i] of a list of numbers (mc::list_getitem), as Python indexes: i < 0 counts from the end. */
 static inline int ks_list_getitem(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   (void)nout;
   if (nin != 2) return mck_fail(c, "mc::list_getitem: expected (list l, int i)");
   if (in[0].kind == MCK_UNKNOWN || in[1].kind == MCK_UNKNOWN) return out[0].kind = MCK_UNKNOWN, 0;
   const mck_arg *l = &in[0];
-  if (l->kind != MCK_INTS && l->kind != MCK_FLOATS && l->kind != MCK_BOOLS)
-    return mck_fail(c, "mc::list_getitem: expected a list of numbers");
+  if (!ks_number_list(l)) return mck_fail(c, "mc::list_getitem: expected a list of numbers");
   if (in[1].kind != MCK_INT && in[1].kind != MCK_BOOL_ARG) return mck_fail(c, "mc::list_getitem: expected an int index");
   int64_t i = in[1].u.i;
   if (i < 0) i += l->n;
@@ -345,13 +348,13 @@ static inline int ks_list_getitem(mck_ctx *c, mck_arg *out, int nout, const mck_
   return 0;
 }
 
+/* aten::__contains__(int[]|float[]|bool[] l, Scalar x) -> bool: x in l, compared as numbers. */
 static inline int ks_contains(mck_ctx *c, mck_arg *out, int nout, const mck_arg *in, int nin) {
   (void)nout;
   if (nin != 2) return mck_fail(c, "aten::__contains__: expected (list l, item x)");
   if (in[0].kind == MCK_UNKNOWN || in[1].kind == MCK_UNKNOWN) return out[0].kind = MCK_UNKNOWN, 0;
   const mck_arg *l = &in[0];
-  if (l->kind != MCK_INTS && l->kind != MCK_FLOATS && l->kind != MCK_BOOLS)
-    return mck_fail(c, "aten::__contains__: expected a list of numbers");
+  if (!ks_number_list(l)) return mck_fail(c, "aten::__contains__: expected a list of numbers");
   if (!mck_arg_is_scalar(&in[1])) return mck_fail(c, "aten::__contains__: expected a number");
   int r = 0;
   if (l->kind != MCK_FLOATS && in[1].kind != MCK_FLOAT) {

@@ -19,6 +19,13 @@ class Argwhere(nn.Module):
         return torch.argwhere(x)
 
 
+class NonzeroT(nn.Module):
+    """A strided output sized by the data: the transposed index matrix, returned as a view."""
+
+    def forward(self, x):
+        return torch.nonzero(x > 0.5).t()
+
+
 class MaskedSelect(nn.Module):
     """A mask broadcast against self, then arithmetic and a reduction over the selection."""
 
@@ -206,6 +213,9 @@ for method in ("trace", "script"):
     CASES += [
         dict(name="ds_nonzero" + sfx, module=Nonzero, inputs=lambda: [torch.rand(4, 5)], format="json", method=method,
              more_inputs=_sets(lambda: [torch.zeros(4, 5)], lambda: [torch.ones(4, 5)], lambda: [torch.rand(4, 5)])),
+        dict(name="ds_nonzero_t" + sfx, module=NonzeroT, inputs=lambda: [torch.rand(3, 5)],
+             format="json", method=method,
+             more_inputs=_sets(lambda: [torch.zeros(3, 5)], lambda: [torch.ones(3, 5)])),
         dict(name="ds_argwhere" + sfx, module=Argwhere, inputs=lambda: [(torch.rand(3, 2, 4) > 0.4).float()],
              format="json", method=method,
              more_inputs=_sets(lambda: [torch.zeros(3, 2, 4)], lambda: [torch.full((3, 2, 4), float("nan"))],
